@@ -1,0 +1,132 @@
+# Consent banner API: three CGI programs, one static library, one admin tool.
+#
+#   make                 build cgi-bin/{config,consent,scripts} and tools/consentctl
+#   make test            build and run the whole suite once
+#   make check           the suite plainly, then under ASan+UBSan (build/asan/)
+#   make valgrind        the suite with every binary under valgrind
+#   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
+#   make bench           benchmark against the simplest CGI (bench/)
+#   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
+#   make install         PREFIX, DESTDIR, CGIBIN, DBPATH as below
+#
+# B is the build directory: "." puts the binaries where CONTRACT 1 names them
+# (cgi-bin/, tools/); the sanitizer build uses build/asan.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CGIBIN  ?= $(PREFIX)/lib/consent/cgi-bin
+DBPATH  ?= $(PREFIX)/var/lib/consent/consent.db
+SHAREDIR ?= $(PREFIX)/share/consent
+BINDIR  ?= $(PREFIX)/bin
+PORT    ?= 8080
+FUZZ_SECONDS ?= 60
+
+B ?= .
+
+CC ?= cc
+WARN = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
+       -Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual \
+       -Wwrite-strings -Wformat=2 -Wformat-security -Wvla -Wold-style-definition \
+       -Wnull-dereference -Wundef
+CFLAGS ?= -O2 -g
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -iquote common \
+            -DCONSENT_DB_DEFAULT='"$(DBPATH)"'
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS)
+
+# STATIC=1 links SQLite, libcrypto and libmaxminddb from their Debian static
+# archives (what the benchmark measures); cJSON has no archive in Debian and
+# stays shared.  The default links everything shared.
+ifeq ($(STATIC),1)
+LIBS = -Wl,-Bstatic -lsqlite3 -lcrypto -lmaxminddb -Wl,-Bdynamic -lcjson -lm -lpthread -ldl
+else
+LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lm
+endif
+
+ifeq ($(SAN),1)
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+COMMON_SRC := $(sort $(wildcard common/*.c))
+GEN_SRC    := $(B)/gen/defaults_data.c $(B)/gen/schema_data.c $(B)/gen/trackers_data.c
+COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
+LIB        := $(B)/obj/libcommon.a
+
+CGIS       := $(B)/cgi-bin/config $(B)/cgi-bin/consent $(B)/cgi-bin/scripts
+CTL        := $(B)/tools/consentctl
+UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
+UNITS      := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
+
+all: $(CGIS) $(CTL) $(UNITS)
+
+$(B)/obj/common/%.o: common/%.c common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/gen/defaults_data.c: common/defaults.json tools/embed.sh
+	@mkdir -p $(@D)
+	sh tools/embed.sh defaults_data common/defaults.json > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/schema_data.c: schema.sql tools/embed.sh
+	@mkdir -p $(@D)
+	sh tools/embed.sh schema_data schema.sql > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/trackers_data.c: common/trackers.tsv tools/gen-trackers.sh
+	@mkdir -p $(@D)
+	sh tools/gen-trackers.sh common/trackers.tsv > $@.tmp && mv $@.tmp $@
+
+$(LIB): $(COMMON_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/cgi-bin/%: cgi-bin/%.c $(LIB) common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+$(CTL): tools/consentctl.c $(LIB) common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+$(B)/tests/unit/%: tests/unit/%.c tests/unit/unit.h $(LIB) common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -iquote tests/unit $(ALL_CFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+# The suite: unit programs and black-box tests, counted by tests/run.sh.
+test: all
+	BUILD=$(abspath $(B)) sh tests/run.sh
+
+check: all
+	BUILD=$(abspath $(B)) sh tests/run.sh
+	$(MAKE) B=build/asan SAN=1 all
+	BUILD=$(abspath build/asan) SANITIZED=1 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
+
+valgrind: all
+	BUILD=$(abspath $(B)) VALGRIND=1 sh tests/run.sh
+
+serve: all
+	sh tools/serve.sh $(PORT)
+
+bench:
+	sh bench/run.sh
+
+fuzz:
+	sh fuzz/run.sh $(FUZZ_SECONDS)
+
+install: $(CGIS) $(CTL)
+	install -d $(DESTDIR)$(CGIBIN) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)
+	install -d $(DESTDIR)$(dir $(DBPATH))
+	install -m 0755 $(CGIS) $(DESTDIR)$(CGIBIN)/
+	install -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/
+	install -m 0644 schema.sql $(DESTDIR)$(SHAREDIR)/
+	cp -R apache lighttpd $(DESTDIR)$(SHAREDIR)/
+
+clean:
+	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)
+
+.PHONY: all test check valgrind serve bench fuzz install clean
+.SECONDARY: $(GEN_SRC)

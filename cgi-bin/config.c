@@ -1,0 +1,132 @@
+/* config.c: GET /functions/v1/config, a site's banner config for one visitor (spec 4.1). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "defaults.h"
+#include "geo.h"
+#include "http.h"
+#include "limits.h"
+#include "log.h"
+#include "request.h"
+#include "resolve.h"
+#include "resp.h"
+#include "store.h"
+
+/* The cap of a free site: its own, else CONSENT_MAU_CAP, else the default.
+ * A malformed CONSENT_MAU_CAP is reported and the default used. */
+static int64_t
+mau_cap(const struct site *site)
+{
+	const char *env = getenv("CONSENT_MAU_CAP");
+	char *end;
+	long long v;
+
+	if (site->mau_cap >= 0)
+		return site->mau_cap;
+	if (env == NULL || *env == '\0')
+		return MAU_CAP_DEFAULT;
+	errno = 0;
+	v = strtoll(env, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 0) {
+		log_error("CONSENT_MAU_CAP is not a non-negative integer; using %d", MAU_CAP_DEFAULT);
+		return MAU_CAP_DEFAULT;
+	}
+	return v;
+}
+
+/* Spec 3: a free site at its cap gets the disabled body, not an error. */
+static int
+over_cap(struct store *st, const struct site *site, int *over)
+{
+	int64_t count;
+
+	*over = 0;
+	if (!site->free_tier)
+		return 0;
+	if (store_mau_count(st, site->id, &count) != STORE_OK)
+		return -1;
+	*over = count >= mau_cap(site);
+	return 0;
+}
+
+static int
+reply_disabled(struct resp *resp)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc = -1;
+
+	if (o != NULL && cJSON_AddTrueToObject(o, "disabled") != NULL &&
+	    cJSON_AddStringToObject(o, "reason", "cap_exceeded") != NULL)
+		rc = resp_json(resp, 200, o);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* Resolve the published document (or the defaults) for this visitor. */
+static int
+reply_config(struct resp *resp, const struct site *site, const struct visitor *v)
+{
+	struct site_facts facts = { site->name, site->free_tier, site->version };
+	cJSON *doc, *body = NULL;
+	int rc = -1;
+
+	if ((doc = resolve_document(site->document)) == NULL)
+		goto out;
+	if ((body = resolve_config(doc, v, &facts)) == NULL)
+		goto out;
+	rc = resp_json(resp, 200, body);
+out:
+	cJSON_Delete(body);
+	cJSON_Delete(doc);
+	return rc;
+}
+
+int
+main(void)
+{
+	struct http_req req;
+	struct resp resp;
+	struct store *st = NULL;
+	struct site site;
+	struct visitor v;
+	char key[SITE_KEY_MAX + 1], region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1];
+	int over;
+
+	log_init("config");
+	http_req_init(&req);
+	resp_init(&resp, &req, "GET, HEAD, OPTIONS");
+	if (request_method(&req, &resp, 1, 0) != 0)
+		return 0;
+	if (http_query_param(req.query, "site_key", key, sizeof(key)) != 1 ||
+	    !request_key_ok(key)) {
+		resp_error(&resp, 400, "site_key is required");
+		return 0;
+	}
+	if (request_site(&req, &resp, key, STORE_READ, 1, &st, &site) != 0)
+		return 0;
+	if (over_cap(st, &site, &over) != 0) {
+		resp_error(&resp, 500, "Internal server error");
+		goto out;
+	}
+	if (over) {
+		if (reply_disabled(&resp) != 0)
+			resp_error(&resp, 500, "Internal server error");
+		goto out;
+	}
+	memset(&v, 0, sizeof(v));
+	/* An empty, overlong or badly escaped region or lang counts as absent. */
+	if (http_query_param(req.query, "region", region, sizeof(region)) == 1 && region[0] != '\0')
+		v.region = region;
+	if (http_query_param(req.query, "lang", lang, sizeof(lang)) == 1 && lang[0] != '\0')
+		v.lang = lang;
+	v.accept = http_env("HTTP_ACCEPT_LANGUAGE");
+	if (v.region == NULL)
+		geo_detect(&v.geo);
+	if (reply_config(&resp, &site, &v) != 0)
+		resp_error(&resp, 500, "Internal server error");
+out:
+	store_site_clear(&site);
+	store_close(st);
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* consent.c: POST /functions/v1/consent, one consent decision or impression (spec 4.2). */
+#include <string.h>
+
+#include "consent_req.h"
+#include "geo.h"
+#include "hash.h"
+#include "http.h"
+#include "log.h"
+#include "request.h"
+#include "resolve.h"
+#include "resp.h"
+#include "store.h"
+#include "ua.h"
+#include "valid.h"
+
+/* Spec 2.4 enrichment of a checked body, then one transaction in the store. */
+static int
+record(struct store *st, const struct site *site, const cJSON *body)
+{
+	const char *anon = valid_get(body, "anon_id")->valuestring;
+	struct consent_entry e;
+	struct ua_info ua;
+	struct geo geo;
+	char hash[65];
+	char *cats;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	consent_req_entry(body, &e);
+	if (hash_sha256_hex(anon, strlen(anon), hash) != 0)
+		return -1;
+	if ((cats = cJSON_PrintUnformatted(valid_get(body, "categories"))) == NULL) {
+		log_error("out of memory");
+		return -1;
+	}
+	ua_parse(http_env("HTTP_USER_AGENT"), &ua);
+	geo_detect(&geo);
+	e.site_id = site->id;
+	e.config_id = site->config_id;
+	e.published_version = site->version;
+	e.anon_id_hash = hash;
+	e.categories = cats;
+	e.browser = ua.browser;
+	e.os = ua.os;
+	e.device_type = ua.device;
+	e.country = geo.country[0] ? geo.country : NULL;
+	rc = store_consent_add(st, &e) == STORE_OK ? 0 : -1;
+	cJSON_free(cats);
+	return rc;
+}
+
+static int
+reply_success(struct resp *resp)
+{
+	cJSON *ok = cJSON_CreateObject();
+	int rc = -1;
+
+	if (ok != NULL && cJSON_AddTrueToObject(ok, "success") != NULL)
+		rc = resp_json(resp, 201, ok);
+	cJSON_Delete(ok);
+	return rc;
+}
+
+int
+main(void)
+{
+	struct http_req req;
+	struct resp resp;
+	struct store *st = NULL;
+	struct site site;
+	cJSON *body = NULL, *doc = NULL;
+	const char *key;
+	char err[CONSENT_ERR_MAX];
+
+	log_init("consent");
+	http_req_init(&req);
+	resp_init(&resp, &req, "POST, OPTIONS");
+	if (request_method(&req, &resp, 0, 1) != 0 ||
+	    request_body(&req, &resp, &body) != 0 ||
+	    request_body_key(body, &resp, &key) != 0 ||
+	    request_site(&req, &resp, key, STORE_WRITE, 1, &st, &site) != 0)
+		goto done;
+	if ((doc = resolve_document(site.document)) == NULL)
+		resp_error(&resp, 500, "Internal server error");
+	else if (consent_req_check(body, doc, err, sizeof(err)) != 0)
+		resp_error(&resp, 400, err);
+	else if (record(st, &site, body) != 0 || reply_success(&resp) != 0)
+		resp_error(&resp, 500, "Internal server error");
+	store_site_clear(&site);
+	store_close(st);
+done:
+	cJSON_Delete(doc);
+	cJSON_Delete(body);
+	http_req_free(&req);
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* scripts.c: POST /functions/v1/scripts, third-party scripts seen on a page (spec 4.3). */
+#include "http.h"
+#include "log.h"
+#include "request.h"
+#include "resolve.h"
+#include "resp.h"
+#include "scripts_req.h"
+#include "store.h"
+
+static int
+reply_success(struct resp *resp)
+{
+	cJSON *ok = cJSON_CreateObject();
+	int rc = -1;
+
+	if (ok != NULL && cJSON_AddTrueToObject(ok, "success") != NULL)
+		rc = resp_json(resp, 200, ok);
+	cJSON_Delete(ok);
+	return rc;
+}
+
+int
+main(void)
+{
+	static struct scripts_report rep;
+	struct http_req req;
+	struct resp resp;
+	struct store *st = NULL;
+	struct site site;
+	cJSON *body = NULL, *doc = NULL;
+	const char *key;
+	char err[256];
+	int rc;
+
+	log_init("scripts");
+	http_req_init(&req);
+	resp_init(&resp, &req, "POST, OPTIONS");
+	/* CONTRACT 7: scripts checks the Origin too, but accepts paused sites. */
+	if (request_method(&req, &resp, 0, 1) != 0 ||
+	    request_body(&req, &resp, &body) != 0 ||
+	    request_body_key(body, &resp, &key) != 0 ||
+	    request_site(&req, &resp, key, STORE_WRITE, 0, &st, &site) != 0)
+		goto done;
+	if ((doc = resolve_document(site.document)) == NULL)
+		resp_error(&resp, 500, "Internal server error");
+	else if ((rc = scripts_req_check(body, req.query, doc, &rep, err, sizeof(err))) != 0)
+		resp_error(&resp, rc == -1 ? 400 : 500, rc == -1 ? err : "Internal server error");
+	else if (store_scripts_report(st, site.id, rep.page_url, rep.e, rep.n,
+	    rep.sync_id[0] ? rep.sync_id : NULL, rep.error) != STORE_OK ||
+	    reply_success(&resp) != 0)
+		resp_error(&resp, 500, "Internal server error");
+	store_site_clear(&site);
+	store_close(st);
+done:
+	scripts_req_free(&rep);
+	cJSON_Delete(doc);
+	cJSON_Delete(body);
+	http_req_free(&req);
+	return 0;
+}

@@ -1,0 +1,400 @@
+/* configdoc.c: publish-time validation of a site's config document (CONTRACT 4). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "configdoc.h"
+#include "limits.h"
+
+/* Regions of one document.  One per country and territory plus a catch-all
+ * is about 250; subdivision regions add some.  The cap keeps the duplicate-id
+ * check (quadratic) cheap for any document that fits the publish size. */
+#define REGIONS_MAX 1000
+
+/* Consent models a category or region may name (spec 2.3). */
+static const char *const models[] = {
+	"opt_in", "opt_out", "notice", "notice_required", "notice_only", "exempt",
+};
+#define MODELS_TEXT "opt_in, opt_out, notice, notice_required, notice_only, exempt"
+
+/*
+ * ISO 3166-1 alpha-2: the 249 officially assigned codes, plus XK (Kosovo,
+ * user-assigned but sent by CDNs and GeoIP databases).  XX and T1, which
+ * the edge uses for "unknown", are not countries.
+ */
+static const char countries[] =
+	"ADAEAFAGAIALAMAOAQARASATAUAWAXAZ"
+	"BABBBDBEBFBGBHBIBJBLBMBNBOBQBRBSBTBVBWBYBZ"
+	"CACCCDCFCGCHCICKCLCMCNCOCRCUCVCWCXCYCZ"
+	"DEDJDKDMDODZ" "ECEEEGEHERESET" "FIFJFKFMFOFR"
+	"GAGBGDGEGFGGGHGIGLGMGNGPGQGRGSGTGUGWGY" "HKHMHNHRHTHU"
+	"IDIEILIMINIOIQIRISIT" "JEJMJOJP" "KEKGKHKIKMKNKPKRKWKYKZ"
+	"LALBLCLILKLRLSLTLULVLY"
+	"MAMCMDMEMFMGMHMKMLMMMNMOMPMQMRMSMTMUMVMWMXMYMZ"
+	"NANCNENFNGNINLNONPNRNUNZ" "OM" "PAPEPFPGPHPKPLPMPNPRPSPTPWPY" "QA"
+	"RERORSRURW" "SASBSCSDSESGSHSISJSKSLSMSNSOSRSSSTSVSXSYSZ"
+	"TCTDTFTGTHTJTKTLTMTNTOTRTTTVTWTZ" "UAUGUMUSUYUZ" "VAVCVEVGVIVNVU"
+	"WFWS" "XK" "YEYT" "ZAZMZW";
+
+/* Write the message into err and return -1. */
+static int fail(char *err, size_t errsz, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errsz == 0)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Characters (UTF-8 code points) of s: every byte but continuation bytes. */
+static size_t
+chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* 1 to CATEGORY_ID_MAX characters of a-z0-9_- */
+static int
+valid_category_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > CATEGORY_ID_MAX)
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
+}
+
+static int
+valid_model(const cJSON *v)
+{
+	size_t i;
+
+	if (!cJSON_IsString(v))
+		return 0;
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (strcmp(v->valuestring, models[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Two upper-case letters naming an assigned country. */
+static int
+valid_country(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n != 2 || s[0] < 'A' || s[0] > 'Z' || s[1] < 'A' || s[1] > 'Z')
+		return 0;
+	for (i = 0; countries[i] != '\0'; i += 2)
+		if (countries[i] == s[0] && countries[i + 1] == s[1])
+			return 1;
+	return 0;
+}
+
+/* ISO 3166-2: a country, "-", then 1 to 3 upper-case letters or digits. */
+static int
+valid_subdivision(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 4 || n > 6 || s[2] != '-' || !valid_country(s, 2))
+		return 0;
+	return strspn(s + 3, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == n - 3;
+}
+
+/* A BCP 47 tag as far as lookup needs: 1-35 of A-Za-z0-9 and "-". */
+static int
+valid_lang(const cJSON *v)
+{
+	size_t n;
+
+	if (!cJSON_IsString(v))
+		return 0;
+	n = strlen(v->valuestring);
+	return n >= 1 && n <= LANG_TAG_MAX && strspn(v->valuestring,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == n;
+}
+
+/* The category of the document whose id is id, or NULL. */
+static const cJSON *
+find_category(const cJSON *cats, const char *id)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cats) {
+		const cJSON *cid = cJSON_GetObjectItemCaseSensitive(c, "id");
+
+		if (cJSON_IsString(cid) && strcmp(cid->valuestring, id) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+static int
+check_categories(const cJSON *cats, char *err, size_t errsz)
+{
+	const cJSON *c;
+	int i = 0;
+
+	if (cats == NULL)
+		return fail(err, errsz, "categories is required");
+	if (!cJSON_IsArray(cats) || cJSON_GetArraySize(cats) < 1 ||
+	    cJSON_GetArraySize(cats) > CATEGORIES_MAX)
+		return fail(err, errsz, "categories must be an array of 1-%d categories",
+		    CATEGORIES_MAX);
+	cJSON_ArrayForEach(c, cats) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
+		const cJSON *v;
+
+		if (!cJSON_IsObject(c))
+			return fail(err, errsz, "categories[%d] must be an object", i);
+		if (!cJSON_IsString(id) || !valid_category_id(id->valuestring))
+			return fail(err, errsz,
+			    "categories[%d].id must be 1-%d characters of a-z0-9_-",
+			    i, CATEGORY_ID_MAX);
+		if (find_category(cats, id->valuestring) != c)
+			return fail(err, errsz, "duplicate category id: %s", id->valuestring);
+		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(c, "name")))
+			return fail(err, errsz, "categories[%d].name must be a string", i);
+		v = cJSON_GetObjectItemCaseSensitive(c, "description");
+		if (v != NULL && !cJSON_IsString(v))
+			return fail(err, errsz, "categories[%d].description must be a string", i);
+		v = cJSON_GetObjectItemCaseSensitive(c, "consentModel");
+		if (v != NULL && !valid_model(v))
+			return fail(err, errsz, "categories[%d].consentModel must be one of: "
+			    MODELS_TEXT, i);
+		i++;
+	}
+	return 0;
+}
+
+static int
+check_region(const cJSON *r, int i, const cJSON *cats, char *err, size_t errsz)
+{
+	const cJSON *v, *e;
+	int j;
+
+	v = cJSON_GetObjectItemCaseSensitive(r, "countries");
+	if (!cJSON_IsArray(v))
+		return fail(err, errsz, "regions[%d].countries must be an array", i);
+	j = 0;
+	cJSON_ArrayForEach(e, v) {
+		if (!cJSON_IsString(e) || (strcmp(e->valuestring, "*") != 0 &&
+		    !valid_country(e->valuestring, strlen(e->valuestring))))
+			return fail(err, errsz, "regions[%d].countries[%d] must be an "
+			    "ISO 3166-1 alpha-2 code or \"*\"", i, j);
+		j++;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(r, "subdivisions");
+	if (v != NULL && !cJSON_IsArray(v))
+		return fail(err, errsz, "regions[%d].subdivisions must be an array", i);
+	j = 0;
+	cJSON_ArrayForEach(e, v) {
+		if (!cJSON_IsString(e) || !valid_subdivision(e->valuestring))
+			return fail(err, errsz, "regions[%d].subdivisions[%d] must be an "
+			    "ISO 3166-2 code such as US-CA", i, j);
+		j++;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(r, "consentModel");
+	if (v != NULL && !valid_model(v))
+		return fail(err, errsz, "regions[%d].consentModel must be one of: "
+		    MODELS_TEXT, i);
+	v = cJSON_GetObjectItemCaseSensitive(r, "categoryModels");
+	if (v != NULL && !cJSON_IsObject(v))
+		return fail(err, errsz, "regions[%d].categoryModels must be an object", i);
+	cJSON_ArrayForEach(e, v) {
+		if (find_category(cats, e->string) == NULL)
+			return fail(err, errsz, "regions[%d].categoryModels names no "
+			    "category: %s", i, e->string);
+		if (!valid_model(e))
+			return fail(err, errsz, "regions[%d].categoryModels.%s must be "
+			    "one of: " MODELS_TEXT, i, e->string);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(r, "defaultLanguage");
+	if (v != NULL && !valid_lang(v))
+		return fail(err, errsz, "regions[%d].defaultLanguage must be a "
+		    "language tag", i);
+	return 0;
+}
+
+static int
+check_regions(const cJSON *regions, const cJSON *cats, char *err, size_t errsz)
+{
+	const cJSON *r, *q;
+	int i = 0;
+
+	if (regions == NULL)
+		return 0;
+	if (!cJSON_IsArray(regions) || cJSON_GetArraySize(regions) > REGIONS_MAX)
+		return fail(err, errsz, "regions must be an array of at most %d regions",
+		    REGIONS_MAX);
+	cJSON_ArrayForEach(r, regions) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id");
+
+		if (!cJSON_IsObject(r))
+			return fail(err, errsz, "regions[%d] must be an object", i);
+		if (!cJSON_IsString(id) || id->valuestring[0] == '\0' ||
+		    chars(id->valuestring) > TOKEN_MAX)
+			return fail(err, errsz, "regions[%d].id must be a string of "
+			    "1-%d characters", i, TOKEN_MAX);
+		for (q = regions->child; q != r; q = q->next) {
+			const cJSON *qid = cJSON_GetObjectItemCaseSensitive(q, "id");
+
+			if (strcmp(qid->valuestring, id->valuestring) == 0)
+				return fail(err, errsz, "duplicate region id: %s",
+				    id->valuestring);
+		}
+		if (check_region(r, i, cats, err, errsz) != 0)
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+/* An object whose members are all strings, at path; absent is fine. */
+static int
+check_strings(const cJSON *obj, const char *path, char *err, size_t errsz)
+{
+	const cJSON *e;
+
+	if (obj == NULL)
+		return 0;
+	if (!cJSON_IsObject(obj))
+		return fail(err, errsz, "%s must be an object", path);
+	cJSON_ArrayForEach(e, obj)
+		if (!cJSON_IsString(e))
+			return fail(err, errsz, "%s.%s must be a string", path, e->string);
+	return 0;
+}
+
+/* An object of objects of strings (modelOverrides, categories). */
+static int
+check_string_maps(const cJSON *obj, const char *path, char *err, size_t errsz)
+{
+	const cJSON *e;
+	char sub[512];
+
+	if (obj == NULL)
+		return 0;
+	if (!cJSON_IsObject(obj))
+		return fail(err, errsz, "%s must be an object", path);
+	cJSON_ArrayForEach(e, obj) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, e->string);
+		if (check_strings(e, sub, err, errsz) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* content: defaultLanguage, and translations whose texts are all strings. */
+static int
+check_content(const cJSON *content, char *err, size_t errsz)
+{
+	const cJSON *v, *t;
+	char path[512];
+
+	if (content == NULL)
+		return 0;
+	if (!cJSON_IsObject(content))
+		return fail(err, errsz, "content must be an object");
+	v = cJSON_GetObjectItemCaseSensitive(content, "defaultLanguage");
+	if (v != NULL && !valid_lang(v))
+		return fail(err, errsz, "content.defaultLanguage must be a language tag");
+	v = cJSON_GetObjectItemCaseSensitive(content, "translations");
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsObject(v))
+		return fail(err, errsz, "content.translations must be an object");
+	cJSON_ArrayForEach(t, v) {
+		if (!cJSON_IsObject(t))
+			return fail(err, errsz, "content.translations.%s must be an object",
+			    t->string);
+		snprintf(path, sizeof(path), "content.translations.%s.banner", t->string);
+		if (check_strings(cJSON_GetObjectItemCaseSensitive(t, "banner"),
+		    path, err, errsz) != 0)
+			return -1;
+		snprintf(path, sizeof(path), "content.translations.%s.modelOverrides",
+		    t->string);
+		if (check_string_maps(cJSON_GetObjectItemCaseSensitive(t,
+		    "modelOverrides"), path, err, errsz) != 0)
+			return -1;
+		snprintf(path, sizeof(path), "content.translations.%s.ui", t->string);
+		if (check_strings(cJSON_GetObjectItemCaseSensitive(t, "ui"),
+		    path, err, errsz) != 0)
+			return -1;
+		snprintf(path, sizeof(path), "content.translations.%s.categories",
+		    t->string);
+		if (check_string_maps(cJSON_GetObjectItemCaseSensitive(t, "categories"),
+		    path, err, errsz) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+check_script_rules(const cJSON *rules, const cJSON *cats, char *err, size_t errsz)
+{
+	const cJSON *r;
+	int i = 0;
+
+	if (rules == NULL)
+		return 0;
+	if (!cJSON_IsArray(rules))
+		return fail(err, errsz, "scriptRules must be an array");
+	cJSON_ArrayForEach(r, rules) {
+		const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(r, "pattern");
+		const cJSON *cat = cJSON_GetObjectItemCaseSensitive(r, "category");
+
+		if (!cJSON_IsObject(r))
+			return fail(err, errsz, "scriptRules[%d] must be an object", i);
+		if (!cJSON_IsString(pattern) || pattern->valuestring[0] == '\0')
+			return fail(err, errsz, "scriptRules[%d].pattern must be a "
+			    "non-empty string", i);
+		if (!cJSON_IsString(cat))
+			return fail(err, errsz, "scriptRules[%d].category must be a string", i);
+		if (find_category(cats, cat->valuestring) == NULL)
+			return fail(err, errsz, "scriptRules[%d].category names no "
+			    "category: %s", i, cat->valuestring);
+		i++;
+	}
+	return 0;
+}
+
+int
+configdoc_validate(const cJSON *doc, char *err, size_t errsz)
+{
+	const cJSON *cats, *v;
+
+	if (errsz > 0)
+		err[0] = '\0';
+	if (!cJSON_IsObject(doc))
+		return fail(err, errsz, "config must be a JSON object");
+	cats = cJSON_GetObjectItemCaseSensitive(doc, "categories");
+	if (check_categories(cats, err, errsz) != 0 ||
+	    check_regions(cJSON_GetObjectItemCaseSensitive(doc, "regions"), cats,
+	        err, errsz) != 0 ||
+	    check_content(cJSON_GetObjectItemCaseSensitive(doc, "content"),
+	        err, errsz) != 0 ||
+	    check_script_rules(cJSON_GetObjectItemCaseSensitive(doc, "scriptRules"),
+	        cats, err, errsz) != 0)
+		return -1;
+	v = cJSON_GetObjectItemCaseSensitive(doc, "appearance");
+	if (v != NULL && !cJSON_IsObject(v))
+		return fail(err, errsz, "appearance must be an object");
+	v = cJSON_GetObjectItemCaseSensitive(doc, "consentRules");
+	if (v != NULL && !cJSON_IsObject(v))
+		return fail(err, errsz, "consentRules must be an object");
+	return 0;
+}

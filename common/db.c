@@ -1,0 +1,126 @@
+/* db.c: opening the SQLite file and the few calls every statement needs. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "limits.h"
+#include "log.h"
+
+void
+db_log(sqlite3 *db, const char *what)
+{
+	log_error("database: %s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+/*
+ * One way in (Fossil db.c): explicit open flags, no shared cache, no URI
+ * filenames, and the connection hardened before the first statement runs.
+ * A missing file is an error for STORE_READ and STORE_WRITE: the endpoints
+ * never create a database by accident in the wrong place.
+ */
+int
+db_open(const char *path, enum store_mode mode, sqlite3 **out)
+{
+	sqlite3 *db = NULL;
+	int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE;
+	int rc;
+
+	*out = NULL;
+	switch (mode) {
+	case STORE_READ:
+		flags |= SQLITE_OPEN_READONLY;
+		break;
+	case STORE_WRITE:
+		flags |= SQLITE_OPEN_READWRITE;
+		break;
+	case STORE_CREATE:
+		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+		break;
+	}
+	rc = sqlite3_open_v2(path, &db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		log_error("database %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	if (mode != STORE_READ &&
+	    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(db, path);
+		sqlite3_close(db);
+		return -1;
+	}
+	*out = db;
+	return 0;
+}
+
+int
+db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {
+		db_log(db, "prepare");
+		*st = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_begin(sqlite3 *db)
+{
+	/* IMMEDIATE takes the write lock now, so the busy timeout applies here
+	 * and never to a later statement of the transaction. */
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(db, "begin");
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_commit(sqlite3 *db)
+{
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(db, "commit");
+		db_rollback(db);
+		return -1;
+	}
+	return 0;
+}
+
+void
+db_rollback(sqlite3 *db)
+{
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int
+db_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s == NULL)
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
+void
+db_now(char iso[32], char month[8])
+{
+	struct timespec ts;
+	struct tm tm;
+
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(iso, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(iso + n, 32 - n, ".%03dZ", (int)(ts.tv_nsec / 1000000L) % 1000);
+	if (month != NULL)
+		strftime(month, 8, "%Y-%m", &tm);
+}

@@ -1,0 +1,23 @@
+/* geo.h: the visitor's country and subdivision (CONTRACT 6). */
+#ifndef CONSENT_GEO_H
+#define CONSENT_GEO_H
+
+struct geo {
+	char country[3];      /* ISO 3166-1 alpha-2, upper case; "" if unknown */
+	char subdivision[8];  /* ISO 3166-2 subdivision code without the country
+	                         prefix (e.g. "CA"), upper case; "" if unknown */
+};
+
+/*
+ * Detect the visitor's location from the CGI environment, in CONTRACT 6
+ * order: the trusted header (CONSENT_COUNTRY_HEADER, or the default list),
+ * a server-set variable (GEOIP_COUNTRY_CODE, MM_COUNTRY_CODE), then a lookup
+ * of REMOTE_ADDR in the MaxMind database named by CONSENT_GEOIP_DB (opened
+ * only when the earlier sources gave nothing).  Only two ASCII letters count;
+ * XX and T1 mean unknown.  Never fails: an unreadable database or a bad
+ * address leaves the fields empty and writes one line to stderr (the
+ * database case only).
+ */
+void geo_detect(struct geo *out);
+
+#endif

@@ -1,0 +1,168 @@
+/* http.c: CGI environment, CONTENT_LENGTH, query and body reading. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "limits.h"
+#include "log.h"
+
+const char *
+http_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	if (v == NULL || strnlen(v, HEADER_MAX + 1) > HEADER_MAX)
+		return NULL;
+	return v;
+}
+
+void
+http_req_init(struct http_req *r)
+{
+	const char *m = getenv("REQUEST_METHOD");
+
+	memset(r, 0, sizeof(*r));
+	r->method = HTTP_OTHER;
+	if (m == NULL || strcmp(m, "GET") == 0)  /* run by hand: GET */
+		r->method = HTTP_GET;
+	else if (strcmp(m, "HEAD") == 0)
+		r->method = HTTP_HEAD;
+	else if (strcmp(m, "POST") == 0)
+		r->method = HTTP_POST;
+	else if (strcmp(m, "OPTIONS") == 0)
+		r->method = HTTP_OPTIONS;
+	r->query = http_env("QUERY_STRING");
+	if (r->query == NULL)
+		r->query = "";
+	r->origin = http_env("HTTP_ORIGIN");
+}
+
+/* CONTENT_LENGTH is 1*digit (RFC 3875 4.1.2); anything else is refused. */
+static int
+parse_length(const char *s, size_t *out)
+{
+	size_t n = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (n > BODY_MAX)  /* keep going only to reject trailing junk */
+			continue;
+		n = n * 10 + (size_t)(*s - '0');
+	}
+	*out = n;
+	return 0;
+}
+
+enum http_err
+http_read_body(struct http_req *r)
+{
+	const char *cl = getenv("CONTENT_LENGTH");
+	size_t want = 0, got = 0;
+
+	if (cl != NULL && *cl != '\0' && parse_length(cl, &want) != 0)
+		return HTTP_E_LENGTH;
+	if (want > BODY_MAX)
+		return HTTP_E_TOO_LARGE;
+	if ((r->body = malloc(want + 1)) == NULL) {
+		log_error("out of memory");
+		return HTTP_E_SYS;
+	}
+	while (got < want) {
+		ssize_t n = read(STDIN_FILENO, r->body + got, want - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			log_error("reading the request body: %s", strerror(errno));
+			return HTTP_E_SYS;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	r->body[got] = '\0';
+	r->body_len = got;
+	return got == want ? HTTP_OK : HTTP_E_SHORT;
+}
+
+void
+http_req_free(struct http_req *r)
+{
+	free(r->body);
+	r->body = NULL;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode s[0..len) into out; -1 on bad escape, control byte or overflow. */
+static int
+decode(const char *s, size_t len, char *out, size_t outsz)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		int c = (unsigned char)s[i];
+		if (c == '+') {
+			c = ' ';
+		} else if (c == '%') {
+			int hi, lo;
+			if (i + 2 >= len)
+				return -1;
+			hi = hexval(s[i + 1]);
+			lo = hexval(s[i + 2]);
+			if (hi < 0 || lo < 0)
+				return -1;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (c < 0x20 || c == 0x7f)
+			return -1;
+		if (o + 1 >= outsz)
+			return -1;
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+int
+http_query_param(const char *query, const char *name, char *out, size_t outsz)
+{
+	size_t nlen = strlen(name);
+	const char *p = query;
+
+	if (outsz == 0)
+		return -1;
+	while (*p != '\0') {
+		const char *amp = strchr(p, '&');
+		size_t plen = amp ? (size_t)(amp - p) : strlen(p);
+		const char *eq = memchr(p, '=', plen);
+		size_t klen = eq ? (size_t)(eq - p) : plen;
+
+		if (klen == nlen && memcmp(p, name, nlen) == 0) {
+			if (eq == NULL) {
+				out[0] = '\0';
+				return 1;
+			}
+			return decode(eq + 1, plen - klen - 1, out, outsz) == 0 ? 1 : -1;
+		}
+		p += plen;
+		if (*p == '&')
+			p++;
+	}
+	return 0;
+}

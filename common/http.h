@@ -1,0 +1,48 @@
+/* http.h: the request as a CGI program receives it (RFC 3875). */
+#ifndef CONSENT_HTTP_H
+#define CONSENT_HTTP_H
+
+#include <stddef.h>
+
+enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_OPTIONS, HTTP_OTHER };
+
+enum http_err {
+	HTTP_OK = 0,
+	HTTP_E_TOO_LARGE,   /* CONTENT_LENGTH over BODY_MAX: 413, body unread */
+	HTTP_E_LENGTH,      /* CONTENT_LENGTH not a decimal number */
+	HTTP_E_SHORT,       /* fewer bytes than CONTENT_LENGTH arrived */
+	HTTP_E_SYS          /* read error or out of memory */
+};
+
+struct http_req {
+	enum http_method method;
+	const char *query;   /* QUERY_STRING, "" when absent */
+	const char *origin;  /* HTTP_ORIGIN as sent, NULL when absent */
+	char *body;          /* owned, NUL-terminated; NULL before http_read_body */
+	size_t body_len;
+};
+
+/* Fill r from the environment; reads nothing from stdin. */
+void http_req_init(struct http_req *r);
+
+/*
+ * Read exactly CONTENT_LENGTH bytes of stdin (none when it is absent or 0)
+ * into r->body.  A length over BODY_MAX is refused before reading anything.
+ */
+enum http_err http_read_body(struct http_req *r);
+
+void http_req_free(struct http_req *r);
+
+/*
+ * Find parameter name in an application/x-www-form-urlencoded query string
+ * and write its percent-decoded value ('+' is a space) to out.  The first
+ * occurrence wins.  Returns 1 when found and written, 0 when absent, -1 when
+ * the value is longer than outsz - 1 bytes, badly escaped, or decodes to a
+ * NUL or control byte.
+ */
+int http_query_param(const char *query, const char *name, char *out, size_t outsz);
+
+/* getenv, but values longer than HEADER_MAX count as absent. */
+const char *http_env(const char *name);
+
+#endif

@@ -1,0 +1,53 @@
+/* request.h: the checks every endpoint makes, in CONTRACT 7 order. */
+#ifndef CONSENT_REQUEST_H
+#define CONSENT_REQUEST_H
+
+#include <cjson/cJSON.h>
+
+#include "http.h"
+#include "resp.h"
+#include "store.h"
+
+/*
+ * These are the endpoints' shared edge: each step either passes (returns 0)
+ * or has already sent the one answer CONTRACT 7 names for its failure and
+ * returns -1, so main() reads as a list of steps.
+ */
+
+/* Whether key is 1 to SITE_KEY_MAX characters of A-Za-z0-9_-. */
+int request_key_ok(const char *key);
+
+/*
+ * Method check: OPTIONS answers 204 (the CORS preflight); a method not in
+ * the endpoint's list answers 405 "Method not allowed" with Allow.  allow_get
+ * admits GET and HEAD, allow_post admits POST.
+ */
+int request_method(const struct http_req *req, struct resp *resp,
+                   int allow_get, int allow_post);
+
+/*
+ * Read and parse the JSON body: 413 "Payload too large" (unread), 400
+ * "Invalid Content-Length", 400 "Request body is incomplete", 400 "Invalid
+ * JSON body" (also for a JSON value that is not an object), 500.  On success
+ * *out is the object (caller owns).
+ */
+int request_body(struct http_req *req, struct resp *resp, cJSON **out);
+
+/*
+ * site_key of a JSON body: present (400 "site_key is required"), a string,
+ * well-formed.  On success *key points into body.
+ */
+int request_body_key(const cJSON *body, struct resp *resp, const char **key);
+
+/*
+ * Open the database, find the site (404 "Site not found"), check the
+ * Origin (403 "Missing Origin header", 403 "Origin not registered for this
+ * site") and, when check_paused, the pause (403 "Site is paused").  On
+ * success *st and *site are the caller's to release (store_close,
+ * store_site_clear); on failure nothing is left open.
+ */
+int request_site(const struct http_req *req, struct resp *resp, const char *key,
+                 enum store_mode mode, int check_paused,
+                 struct store **st, struct site *site);
+
+#endif

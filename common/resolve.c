@@ -1,0 +1,360 @@
+/* resolve.c: region, consent models, language and texts for one visitor. */
+#include <stdio.h>
+#include <string.h>
+
+#include "defaults.h"
+#include "lang.h"
+#include "limits.h"
+#include "log.h"
+#include "resolve.h"
+
+static const char *const banner_keys[] = {
+	"title", "description", "acceptAllText", "rejectAllText",
+	"customizeText", "savePreferencesText", "closeText",
+};
+#define BANNER_KEYS (sizeof(banner_keys) / sizeof(banner_keys[0]))
+
+/* Most languages a document may offer to the negotiation. */
+#define LANGS_MAX 64
+
+/* Iterate over the members of a possibly NULL array or object
+ * (cJSON_ArrayForEach dereferences it unguarded). */
+#define EACH(e, parent) for ((e) = first((parent)); (e) != NULL; (e) = (e)->next)
+
+static const cJSON *
+first(const cJSON *parent)
+{
+	return parent ? parent->child : NULL;
+}
+
+/* The string member name of obj, or NULL. */
+static const char *
+str_of(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static const cJSON *
+obj_of(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	return cJSON_IsObject(v) ? v : NULL;
+}
+
+static const cJSON *
+arr_of(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	return cJSON_IsArray(v) ? v : NULL;
+}
+
+/* Whether the array arr holds the string s. */
+static int
+holds(const cJSON *arr, const char *s)
+{
+	const cJSON *e;
+
+	EACH(e, arr)
+		if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+subdivision_ok(const cJSON *region, const struct geo *g)
+{
+	const cJSON *subs = arr_of(region, "subdivisions");
+	char code[sizeof(g->country) + sizeof(g->subdivision) + 1];
+
+	if (subs == NULL || cJSON_GetArraySize(subs) == 0)
+		return 1;
+	if (g->subdivision[0] == '\0')
+		return 0;
+	snprintf(code, sizeof(code), "%s-%s", g->country, g->subdivision);
+	return holds(subs, code);
+}
+
+static int
+is_catch_all(const cJSON *region)
+{
+	const char *id = str_of(region, "id");
+
+	return holds(arr_of(region, "countries"), "*") || (id && strcmp(id, "default") == 0);
+}
+
+/*
+ * CONTRACT 5.1: the parameter names a region (else "default", else none);
+ * without it, the first region in document order holding the country (and
+ * the subdivision, where the region lists them), else the catch-all.
+ */
+const cJSON *
+resolve_region(const cJSON *doc, const struct visitor *v)
+{
+	const cJSON *regions = arr_of(doc, "regions"), *r;
+
+	if (regions == NULL)
+		return NULL;
+	if (v->region != NULL) {
+		const cJSON *fallback = NULL;
+		EACH(r, regions) {
+			const char *id = str_of(r, "id");
+			if (id == NULL)
+				continue;
+			if (strcmp(id, v->region) == 0)
+				return r;
+			if (fallback == NULL && strcmp(id, "default") == 0)
+				fallback = r;
+		}
+		return fallback;
+	}
+	if (v->geo.country[0] != '\0') {
+		EACH(r, regions) {
+			if (holds(arr_of(r, "countries"), v->geo.country) && subdivision_ok(r, &v->geo))
+				return r;
+		}
+	}
+	EACH(r, regions) {
+		if (cJSON_IsObject(r) && is_catch_all(r))
+			return r;
+	}
+	return NULL;
+}
+
+/* CONTRACT 5.2: the consent model of one category under region (may be NULL). */
+static const char *
+category_model(const cJSON *cat, const cJSON *region)
+{
+	const char *own = str_of(cat, "consentModel");
+	const char *id = str_of(cat, "id");
+	const char *m;
+
+	if (own != NULL && strcmp(own, "exempt") == 0)
+		return own;
+	if (region != NULL) {
+		if (id != NULL && (m = str_of(obj_of(region, "categoryModels"), id)) != NULL)
+			return m;
+		if ((m = str_of(region, "consentModel")) != NULL)
+			return m;
+	}
+	return own ? own : "opt_in";
+}
+
+/* The translation object of language lang in doc, or NULL. */
+static const cJSON *
+translation(const cJSON *doc, const char *lang)
+{
+	if (lang == NULL)
+		return NULL;
+	return obj_of(obj_of(obj_of(doc, "content"), "translations"), lang);
+}
+
+/* CONTRACT 5.3: the resolved language, a string owned by doc or static. */
+static const char *
+resolve_language(const cJSON *doc, const cJSON *region, const struct visitor *v)
+{
+	const cJSON *content = obj_of(doc, "content");
+	const cJSON *tr = obj_of(content, "translations"), *e;
+	const char *avail[LANGS_MAX];
+	const char *content_default = str_of(content, "defaultLanguage");
+	size_t n = 0;
+	int i;
+
+	EACH(e, tr) {
+		if (n < LANGS_MAX && e->string != NULL && cJSON_IsObject(e))
+			avail[n++] = e->string;
+	}
+	i = lang_negotiate(avail, n, v->lang, v->accept,
+	    region ? str_of(region, "defaultLanguage") : NULL, content_default);
+	if (i >= 0)
+		return avail[i];
+	return content_default ? content_default : "en";
+}
+
+/* Copy every string member of src into dst, replacing what dst had. */
+static int
+overlay_strings(cJSON *dst, const cJSON *src)
+{
+	const cJSON *e;
+
+	EACH(e, src) {
+		if (e->string == NULL || !cJSON_IsString(e))
+			continue;
+		cJSON *s = cJSON_CreateString(e->valuestring);
+		if (s == NULL)
+			return -1;
+		if (cJSON_HasObjectItem(dst, e->string))
+			cJSON_ReplaceItemInObjectCaseSensitive(dst, e->string, s);
+		else
+			cJSON_AddItemToObject(dst, e->string, s);
+	}
+	return 0;
+}
+
+/*
+ * CONTRACT 5.4: exactly the seven banner keys, each from the first of the
+ * resolved language, the document's default language, built-in English;
+ * then the resolved language's override for the region's model on top.
+ */
+static cJSON *
+resolve_content(const cJSON *doc, const cJSON *builtin, const char *lang,
+                const char *model)
+{
+	const cJSON *sources[3];
+	const cJSON *over = NULL;
+	cJSON *out = cJSON_CreateObject();
+
+	if (out == NULL)
+		return NULL;
+	sources[0] = obj_of(translation(doc, lang), "banner");
+	sources[1] = obj_of(translation(doc, str_of(obj_of(doc, "content"), "defaultLanguage")), "banner");
+	sources[2] = obj_of(translation(builtin, "en"), "banner");
+	if (model != NULL)
+		over = obj_of(obj_of(translation(doc, lang), "modelOverrides"), model);
+	for (size_t k = 0; k < BANNER_KEYS; k++) {
+		const char *s = str_of(over, banner_keys[k]);
+		for (size_t i = 0; s == NULL && i < 3; i++)
+			s = str_of(sources[i], banner_keys[k]);
+		if (cJSON_AddStringToObject(out, banner_keys[k], s ? s : "") == NULL) {
+			cJSON_Delete(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+/* CONTRACT 5.5: the language's ui over the built-in labels. */
+static cJSON *
+resolve_ui(const cJSON *doc, const cJSON *builtin, const char *lang)
+{
+	const cJSON *base = obj_of(translation(builtin, lang), "ui");
+	cJSON *out = cJSON_CreateObject();
+
+	if (out == NULL)
+		return NULL;
+	if (overlay_strings(out, obj_of(translation(builtin, "en"), "ui")) != 0 ||
+	    overlay_strings(out, base) != 0 ||
+	    overlay_strings(out, obj_of(translation(doc, lang), "ui")) != 0)
+		goto fail;
+	if (!cJSON_HasObjectItem(out, "required") &&
+	    cJSON_AddStringToObject(out, "required", "Required") == NULL)
+		goto fail;
+	return out;
+fail:
+	cJSON_Delete(out);
+	return NULL;
+}
+
+static cJSON *
+resolve_categories(const cJSON *doc, const cJSON *region, const char *lang)
+{
+	const cJSON *texts = obj_of(translation(doc, lang), "categories");
+	const cJSON *cat;
+	cJSON *out = cJSON_CreateArray();
+
+	if (out == NULL)
+		return NULL;
+	EACH(cat, arr_of(doc, "categories")) {
+		const char *id = str_of(cat, "id");
+		const cJSON *t;
+		const char *name, *desc;
+		cJSON *c;
+
+		if (id == NULL)
+			continue;
+		t = obj_of(texts, id);
+		name = str_of(t, "name") ? str_of(t, "name") : str_of(cat, "name");
+		desc = str_of(t, "description") ? str_of(t, "description") : str_of(cat, "description");
+		if ((c = cJSON_CreateObject()) == NULL)
+			goto fail;
+		cJSON_AddItemToArray(out, c);
+		if (cJSON_AddStringToObject(c, "id", id) == NULL ||
+		    cJSON_AddStringToObject(c, "name", name ? name : id) == NULL ||
+		    cJSON_AddStringToObject(c, "description", desc ? desc : "") == NULL ||
+		    cJSON_AddStringToObject(c, "consentModel", category_model(cat, region)) == NULL)
+			goto fail;
+	}
+	return out;
+fail:
+	cJSON_Delete(out);
+	return NULL;
+}
+
+cJSON *
+resolve_config(const cJSON *doc, const struct visitor *v, const struct site_facts *site)
+{
+	cJSON *out = NULL, *builtin = NULL, *item;
+	const cJSON *region, *rules;
+	const char *lang, *rid;
+
+	if ((builtin = defaults_config()) == NULL)
+		return NULL;
+	region = resolve_region(doc, v);
+	rid = region ? str_of(region, "id") : NULL;
+	lang = resolve_language(doc, region, v);
+	rules = arr_of(doc, "scriptRules");
+
+	if ((out = cJSON_CreateObject()) == NULL)
+		goto fail;
+	if (!cJSON_AddItemToObject(out, "config", cJSON_CreateObjectReference(doc->child)))
+		goto fail;
+	if ((item = resolve_categories(doc, region, lang)) == NULL ||
+	    !cJSON_AddItemToObject(out, "sdkCategories", item))
+		goto fail_item;
+	item = rid ? cJSON_CreateString(rid) : cJSON_CreateNull();
+	if (item == NULL || !cJSON_AddItemToObject(out, "resolvedRegion", item))
+		goto fail_item;
+	if (cJSON_AddStringToObject(out, "resolvedLanguage", lang) == NULL)
+		goto fail;
+	if ((item = resolve_content(doc, builtin, lang, region ? str_of(region, "consentModel") : NULL)) == NULL ||
+	    !cJSON_AddItemToObject(out, "resolvedContent", item))
+		goto fail_item;
+	if ((item = resolve_ui(doc, builtin, lang)) == NULL ||
+	    !cJSON_AddItemToObject(out, "resolvedUi", item))
+		goto fail_item;
+	if (cJSON_AddBoolToObject(out, "showBranding", site->free_tier) == NULL ||
+	    cJSON_AddNumberToObject(out, "version", (double)site->version) == NULL ||
+	    cJSON_AddStringToObject(out, "site_name", site->name ? site->name : "") == NULL)
+		goto fail;
+	item = rules ? cJSON_CreateArrayReference(rules->child) : cJSON_CreateArray();
+	if (item == NULL || !cJSON_AddItemToObject(out, "scriptRules", item))
+		goto fail_item;
+	cJSON_Delete(builtin);
+	return out;
+fail_item:
+	cJSON_Delete(item);
+fail:
+	cJSON_Delete(out);
+	cJSON_Delete(builtin);
+	return NULL;
+}
+
+cJSON *
+resolve_document(const char *published)
+{
+	cJSON *doc = published ? cJSON_Parse(published) : defaults_config();
+
+	if (doc != NULL && !cJSON_IsObject(doc)) {
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
+	if (doc == NULL)
+		log_error("the %s config does not parse", published ? "published" : "built-in");
+	return doc;
+}
+
+int
+resolve_has_category(const cJSON *doc, const char *id)
+{
+	const cJSON *cat;
+
+	EACH(cat, arr_of(doc, "categories")) {
+		const char *cid = str_of(cat, "id");
+		if (cid != NULL && strcmp(cid, id) == 0)
+			return 1;
+	}
+	return 0;
+}

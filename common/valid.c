@@ -1,0 +1,277 @@
+/* valid.c: one walker for every endpoint's declared fields (kcgi's kvalid). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "valid.h"
+
+long
+valid_utf8_chars(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	long n = 0;
+
+	while (*p != '\0') {
+		unsigned int c = *p, cp;
+		int more;
+
+		if (c < 0x80) {
+			p++;
+			n++;
+			continue;
+		} else if (c >= 0xc2 && c <= 0xdf) {
+			more = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			more = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			more = 3;
+			cp = c & 0x07;
+		} else {
+			return -1;
+		}
+		p++;
+		for (int i = 0; i < more; i++, p++) {
+			if ((*p & 0xc0) != 0x80)  /* also stops at the NUL */
+				return -1;
+			cp = (cp << 6) | (*p & 0x3f);
+		}
+		if ((more == 2 && cp < 0x800) || (more == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+const cJSON *
+valid_get(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	return cJSON_IsNull(v) ? NULL : v;
+}
+
+/* A member name that occurs twice in obj, or NULL.  Objects are bounded by
+ * the body size and the callers' entry limits, so the square is small. */
+static const char *
+duplicate_member(const cJSON *obj)
+{
+	for (const cJSON *a = obj->child; a != NULL; a = a->next)
+		for (const cJSON *b = a->next; b != NULL; b = b->next)
+			if (a->string && b->string && strcmp(a->string, b->string) == 0)
+				return a->string;
+	return NULL;
+}
+
+static size_t
+count_entries(const cJSON *v)
+{
+	size_t n = 0;
+
+	for (const cJSON *c = v->child; c != NULL; c = c->next)
+		n++;
+	return n;
+}
+
+static void
+list_oneof(const char *const *oneof, char *buf, size_t bufsz)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; oneof[i] != NULL; i++) {
+		int w = snprintf(buf + o, bufsz - o, "%s%s", i ? ", " : "", oneof[i]);
+		if (w < 0 || (size_t)w >= bufsz - o)
+			return;
+		o += (size_t)w;
+	}
+}
+
+static int
+check_string(const cJSON *v, const struct vfield *f, const char *prefix,
+             char *err, size_t errsz)
+{
+	long chars;
+
+	if (!cJSON_IsString(v) || v->valuestring == NULL) {
+		snprintf(err, errsz, "%s%s must be a string", prefix, f->name);
+		return -1;
+	}
+	if ((chars = valid_utf8_chars(v->valuestring)) < 0) {
+		snprintf(err, errsz, "%s%s must be valid UTF-8", prefix, f->name);
+		return -1;
+	}
+	if (has_control(v->valuestring)) {
+		snprintf(err, errsz, "%s%s must not contain control characters", prefix, f->name);
+		return -1;
+	}
+	if (f->max > 0 && (size_t)chars > f->max) {
+		snprintf(err, errsz, "%s%s must be at most %zu characters", prefix, f->name, f->max);
+		return -1;
+	}
+	if ((size_t)chars < f->min) {
+		snprintf(err, errsz, "%s%s must not be empty", prefix, f->name);
+		return -1;
+	}
+	if (f->oneof != NULL) {
+		char list[256];
+		for (size_t i = 0; f->oneof[i] != NULL; i++)
+			if (strcmp(v->valuestring, f->oneof[i]) == 0)
+				return 0;
+		list_oneof(f->oneof, list, sizeof(list));
+		snprintf(err, errsz, "%s%s must be one of: %s", prefix, f->name, list);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_field(const cJSON *v, const struct vfield *f, const char *prefix,
+            char *err, size_t errsz)
+{
+	switch (f->type) {
+	case V_STRING_NULL:
+		if (cJSON_IsNull(v))
+			return 0;
+		/* FALLTHROUGH */
+	case V_STRING:
+		return check_string(v, f, prefix, err, errsz);
+	case V_BOOL:
+		if (!cJSON_IsBool(v)) {
+			snprintf(err, errsz, "%s%s must be a boolean", prefix, f->name);
+			return -1;
+		}
+		return 0;
+	case V_INTEGER:
+	case V_NUMBER:
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+		    v->valuedouble < f->lo || v->valuedouble > f->hi ||
+		    (f->type == V_INTEGER && floor(v->valuedouble) != v->valuedouble)) {
+			snprintf(err, errsz, "%s%s must be %s from %.0f to %.0f", prefix, f->name,
+			    f->type == V_INTEGER ? "an integer" : "a number", f->lo, f->hi);
+			return -1;
+		}
+		return 0;
+	case V_OBJECT:
+	case V_ARRAY: {
+		int obj = f->type == V_OBJECT;
+		const char *dup;
+		if (obj ? !cJSON_IsObject(v) : !cJSON_IsArray(v)) {
+			snprintf(err, errsz, "%s%s must be %s", prefix, f->name, obj ? "an object" : "an array");
+			return -1;
+		}
+		if (f->max > 0 && count_entries(v) > f->max) {
+			snprintf(err, errsz, "%s%s must have at most %zu entries", prefix, f->name, f->max);
+			return -1;
+		}
+		if (count_entries(v) < f->min) {
+			snprintf(err, errsz, "%s%s must have at least %zu %s", prefix, f->name, f->min,
+			    f->min == 1 ? "entry" : "entries");
+			return -1;
+		}
+		if (obj && (dup = duplicate_member(v)) != NULL) {
+			snprintf(err, errsz, "%s%s has a duplicate key: %.60s", prefix, f->name, dup);
+			return -1;
+		}
+		return 0;
+	}
+	}
+	return -1;
+}
+
+/* More top-level members than this is no client of ours; refusing it keeps
+ * the duplicate check cheap. */
+#define VALID_MEMBERS_MAX 64
+
+int
+valid_object(const cJSON *obj, const struct vfield *f, size_t n,
+             const char *prefix, char *err, size_t errsz)
+{
+	const char *dup;
+
+	if (!cJSON_IsObject(obj)) {
+		snprintf(err, errsz, "%s must be an object", *prefix ? prefix : "body");
+		return -1;
+	}
+	if (count_entries(obj) > VALID_MEMBERS_MAX) {
+		snprintf(err, errsz, "%shas more than %d fields", prefix, VALID_MEMBERS_MAX);
+		return -1;
+	}
+	if ((dup = duplicate_member(obj)) != NULL) {
+		snprintf(err, errsz, "%s%.60s is given twice", prefix, dup);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, f[i].name);
+		if (v == NULL || (cJSON_IsNull(v) && f[i].type != V_STRING_NULL)) {
+			if (f[i].required) {
+				snprintf(err, errsz, "%s%s is required", prefix, f[i].name);
+				return -1;
+			}
+			continue;
+		}
+		if (check_field(v, &f[i], prefix, err, errsz) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether the JSON text holds a \u0000 escape inside a string. */
+static int
+has_escaped_nul(const char *s, size_t len)
+{
+	int in_string = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (!in_string) {
+			if (s[i] == '"')
+				in_string = 1;
+			continue;
+		}
+		if (s[i] == '"') {
+			in_string = 0;
+		} else if (s[i] == '\\' && i + 1 < len) {
+			if (s[i + 1] == 'u' && i + 5 < len && memcmp(s + i + 2, "0000", 4) == 0)
+				return 1;
+			i++;
+		}
+	}
+	return 0;
+}
+
+cJSON *
+valid_parse_body(const char *body, size_t len)
+{
+	const char *end = NULL;
+	cJSON *v;
+
+	if (len == 0 || memchr(body, '\0', len) != NULL || has_escaped_nul(body, len))
+		return NULL;
+	v = cJSON_ParseWithLengthOpts(body, len, &end, 0);
+	if (v == NULL)
+		return NULL;
+	for (; end != NULL && end < body + len; end++) {
+		if (*end != ' ' && *end != '\t' && *end != '\n' && *end != '\r') {
+			cJSON_Delete(v);
+			return NULL;
+		}
+	}
+	if (!cJSON_IsObject(v)) {
+		cJSON_Delete(v);
+		return NULL;
+	}
+	return v;
+}

@@ -1,0 +1,57 @@
+/* valid.h: declared inputs: each endpoint lists its fields once, one walker checks them. */
+#ifndef CONSENT_VALID_H
+#define CONSENT_VALID_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+enum vtype {
+	V_STRING,     /* UTF-8 text, length in characters */
+	V_STRING_NULL,/* a string or JSON null */
+	V_BOOL,
+	V_INTEGER,    /* a JSON number with no fraction */
+	V_NUMBER,     /* any finite JSON number */
+	V_OBJECT,     /* entries counted against max */
+	V_ARRAY       /* entries counted against max */
+};
+
+struct vfield {
+	const char *name;
+	enum vtype type;
+	int required;
+	size_t min, max;            /* strings: characters; objects, arrays: entries */
+	double lo, hi;              /* numbers: inclusive range */
+	const char *const *oneof;   /* strings: NULL-terminated allowed values */
+};
+
+/*
+ * Check obj against the n declared fields.  A missing required field, a
+ * wrong JSON type (never coerced), a length or range outside the bounds,
+ * invalid UTF-8, a control character (other than tab, CR, LF) or a value
+ * not in oneof is refused: -1, with a message naming the field and the rule
+ * written to err (e.g. "anon_id must be at most 100 characters"); prefix
+ * ("scripts[3].") goes before the field name.  An optional field sent as
+ * null counts as absent.  Fields not declared are ignored, but an object
+ * with two members of the same name is refused.  Returns 0 when all pass.
+ */
+int valid_object(const cJSON *obj, const struct vfield *f, size_t n,
+                 const char *prefix, char *err, size_t errsz);
+
+/*
+ * The number of characters (code points) of a UTF-8 string, or -1 if it is
+ * not valid UTF-8 (overlong forms, surrogates, beyond U+10FFFF, truncated).
+ */
+long valid_utf8_chars(const char *s);
+
+/*
+ * Parse a request body as one JSON object.  Refuses NUL bytes, escaped
+ * \u0000 (it would silently cut a string short), and anything after the
+ * value but white space.  Returns the object (caller owns) or NULL.
+ */
+cJSON *valid_parse_body(const char *body, size_t len);
+
+/* The member of obj named name, or NULL; null values count as absent. */
+const cJSON *valid_get(const cJSON *obj, const char *name);
+
+#endif

@@ -1,0 +1,346 @@
+/* test_defaults.c: the built-in default config (common/defaults.json, CONTRACT 4 and 5.6). */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "defaults.h"
+#include "unit.h"
+
+/* The languages the defaults are written in, and the keys each must have. */
+static const char *const langs[] = { "en", "de", "fr", "es", "it", "nl", "pt", "pl" };
+static const char *const banner_keys[] = {
+	"title", "description", "acceptAllText", "rejectAllText", "customizeText",
+	"savePreferencesText", "closeText",
+};
+static const char *const cat_ids[] = { "necessary", "functional", "analytics", "marketing" };
+
+/* CONTRACT 5.6: the EU 27, IS, LI, NO, GB and CH. */
+static const char *const gdpr_codes[] = {
+	"AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU",
+	"IE", "IT", "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES",
+	"SE", "IS", "LI", "NO", "GB", "CH",
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Whether the item is a string with at least one character. */
+static int
+nonempty(const cJSON *item)
+{
+	return cJSON_IsString(item) && item->valuestring[0] != '\0';
+}
+
+/* CONTRACT 4: the consentModel values a category or region may name. */
+static int
+valid_model(const char *s)
+{
+	static const char *const models[] = {
+		"opt_in", "opt_out", "notice", "notice_required", "notice_only", "exempt",
+	};
+	size_t i;
+
+	for (i = 0; s != NULL && i < NELEM(models); i++)
+		if (strcmp(s, models[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* CONTRACT 4: a category id is 1-50 characters of a-z0-9_-. */
+static int
+valid_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= 50 && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
+}
+
+/* The element of doc's array group (categories, regions) whose id is id, or NULL. */
+static const cJSON *
+by_id(const cJSON *doc, const char *group, const char *id)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, group)) {
+		const char *eid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "id"));
+		if (eid != NULL && strcmp(eid, id) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+#define category(doc, id) by_id((doc), "categories", (id))
+#define region(doc, id) by_id((doc), "regions", (id))
+
+/* Whether the region's countries are exactly the n codes (any order, no repeats). */
+static int
+countries_are(const cJSON *r, const char *const *codes, size_t n)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(r, "countries");
+	const cJSON *c;
+	size_t i, hits;
+
+	if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) != n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		hits = 0;
+		cJSON_ArrayForEach(c, list)
+			if (cJSON_IsString(c) && strcmp(c->valuestring, codes[i]) == 0)
+				hits++;
+		if (hits != 1)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+test_shape(const cJSON *doc)
+{
+	static const char *const objects[] = { "appearance", "content", "consentRules" };
+	static const char *const arrays[] = { "categories", "regions", "scriptRules" };
+	char what[128];
+	size_t i;
+
+	CHECK(cJSON_IsObject(doc), "defaults parse as a JSON object");
+	for (i = 0; i < NELEM(objects); i++) {
+		snprintf(what, sizeof(what), "%s is an object", objects[i]);
+		CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, objects[i])), what);
+	}
+	for (i = 0; i < NELEM(arrays); i++) {
+		snprintf(what, sizeof(what), "%s is an array", arrays[i]);
+		CHECK(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, arrays[i])), what);
+	}
+}
+
+/* CONTRACT 4 publish-time rules for categories, and the four built-in ones. */
+static void
+test_categories(const cJSON *doc)
+{
+	const cJSON *cats = cJSON_GetObjectItemCaseSensitive(doc, "categories");
+	const cJSON *c, *model;
+	char what[128];
+	size_t i;
+	int ok = 1;
+
+	CHECK(cJSON_GetArraySize(cats) == (int)NELEM(cat_ids), "4 categories");
+	cJSON_ArrayForEach(c, cats) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
+		if (!cJSON_IsString(id) || !valid_id(id->valuestring) ||
+		    category(doc, id->valuestring) != c ||
+		    !nonempty(cJSON_GetObjectItemCaseSensitive(c, "name")) ||
+		    !nonempty(cJSON_GetObjectItemCaseSensitive(c, "description")) ||
+		    !valid_model(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c,
+		    "consentModel"))))
+			ok = 0;
+	}
+	CHECK(ok, "categories: unique valid ids, name, description, valid consentModel");
+	for (i = 0; i < NELEM(cat_ids); i++) {
+		c = category(doc, cat_ids[i]);
+		model = cJSON_GetObjectItemCaseSensitive(c, "consentModel");
+		snprintf(what, sizeof(what), "category %s is %s", cat_ids[i],
+		    i == 0 ? "exempt" : "opt_in");
+		CHECK(c != NULL && cJSON_IsString(model) &&
+		    strcmp(model->valuestring, i == 0 ? "exempt" : "opt_in") == 0, what);
+	}
+}
+
+/* CONTRACT 4 publish-time rules for regions, and CONTRACT 5.6's three. */
+static void
+test_regions(const cJSON *doc)
+{
+	static const char *const us[] = { "US" };
+	static const char *const star[] = { "*" };
+	const cJSON *regions = cJSON_GetObjectItemCaseSensitive(doc, "regions");
+	const cJSON *r, *c, *model;
+	int ok = 1;
+
+	cJSON_ArrayForEach(r, regions) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id");
+		const cJSON *countries = cJSON_GetObjectItemCaseSensitive(r, "countries");
+		model = cJSON_GetObjectItemCaseSensitive(r, "consentModel");
+		if (!cJSON_IsString(id) || region(doc, id->valuestring) != r ||
+		    !cJSON_IsArray(countries) ||
+		    (model != NULL && !valid_model(cJSON_GetStringValue(model))))
+			ok = 0;
+		cJSON_ArrayForEach(c, countries) {
+			const char *s = cJSON_GetStringValue(c);
+			if (s == NULL || !(strcmp(s, "*") == 0 || (strlen(s) == 2 &&
+			    s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z')))
+				ok = 0;
+		}
+	}
+	CHECK(ok, "regions: unique ids, ISO 3166-1 alpha-2 or *, valid consentModel");
+	CHECK(cJSON_GetArraySize(regions) == 3, "3 regions");
+	r = region(doc, "gdpr");
+	CHECK(r != NULL && countries_are(r, gdpr_codes, NELEM(gdpr_codes)),
+	    "gdpr holds exactly the EU 27, IS, LI, NO, GB and CH (32)");
+	model = cJSON_GetObjectItemCaseSensitive(r, "consentModel");
+	CHECK(cJSON_IsString(model) && strcmp(model->valuestring, "opt_in") == 0,
+	    "gdpr is opt_in");
+	r = region(doc, "us_state_laws");
+	CHECK(r != NULL && countries_are(r, us, 1), "us_state_laws is the whole US");
+	model = cJSON_GetObjectItemCaseSensitive(r, "consentModel");
+	CHECK(cJSON_IsString(model) && strcmp(model->valuestring, "opt_out") == 0,
+	    "us_state_laws is opt_out");
+	r = region(doc, "default");
+	CHECK(r != NULL && countries_are(r, star, 1), "default region is \"*\"");
+	CHECK(r != NULL && cJSON_GetArrayItem(regions, 2) == r,
+	    "default region is last (catch-all after the named ones)");
+}
+
+/* Every scriptRules[].category names a category of the document. */
+static void
+test_script_rules(const cJSON *doc)
+{
+	const cJSON *rule;
+	int ok = 1, n = 0;
+
+	cJSON_ArrayForEach(rule, cJSON_GetObjectItemCaseSensitive(doc, "scriptRules")) {
+		const char *cat = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rule,
+		    "category"));
+		n++;
+		if (!nonempty(cJSON_GetObjectItemCaseSensitive(rule, "pattern")) ||
+		    cat == NULL || category(doc, cat) == NULL)
+			ok = 0;
+	}
+	CHECK(ok && n > 0, "scriptRules: pattern and a category of the document");
+}
+
+/* Whether every member of obj is a non-empty string. */
+static int
+all_strings(const cJSON *obj)
+{
+	const cJSON *e;
+
+	if (!cJSON_IsObject(obj))
+		return 0;
+	cJSON_ArrayForEach(e, obj)
+		if (!nonempty(e))
+			return 0;
+	return 1;
+}
+
+static void
+test_language(const cJSON *doc, const char *lang)
+{
+	static const char *const overrides[] = { "opt_out", "notice_only" };
+	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(doc, "content"), "translations"), lang);
+	const cJSON *banner = cJSON_GetObjectItemCaseSensitive(tr, "banner");
+	const cJSON *mo = cJSON_GetObjectItemCaseSensitive(tr, "modelOverrides");
+	const cJSON *ui = cJSON_GetObjectItemCaseSensitive(tr, "ui");
+	const cJSON *cats = cJSON_GetObjectItemCaseSensitive(tr, "categories");
+	const cJSON *o, *e, *en;
+	char what[128];
+	size_t i, j;
+	int ok;
+
+	snprintf(what, sizeof(what), "%s: translation present", lang);
+	CHECK(cJSON_IsObject(tr), what);
+	ok = cJSON_GetArraySize(banner) == (int)NELEM(banner_keys);
+	for (i = 0; i < NELEM(banner_keys); i++)
+		if (!nonempty(cJSON_GetObjectItemCaseSensitive(banner, banner_keys[i])))
+			ok = 0;
+	snprintf(what, sizeof(what), "%s: banner has the seven keys, non-empty strings", lang);
+	CHECK(ok, what);
+
+	ok = cJSON_IsObject(mo);
+	for (i = 0; i < NELEM(overrides); i++) {
+		o = cJSON_GetObjectItemCaseSensitive(mo, overrides[i]);
+		if (!all_strings(o) || cJSON_GetArraySize(o) == 0)
+			ok = 0;
+		cJSON_ArrayForEach(e, o) {
+			for (j = 0; j < NELEM(banner_keys); j++)
+				if (strcmp(e->string, banner_keys[j]) == 0)
+					break;
+			if (j == NELEM(banner_keys))
+				ok = 0;
+		}
+	}
+	snprintf(what, sizeof(what), "%s: modelOverrides opt_out and notice_only, banner keys only",
+	    lang);
+	CHECK(ok, what);
+	o = cJSON_GetObjectItemCaseSensitive(mo, "opt_out");
+	e = cJSON_GetObjectItemCaseSensitive(o, "rejectAllText");
+	en = cJSON_GetObjectItemCaseSensitive(banner, "rejectAllText");
+	snprintf(what, sizeof(what), "%s: opt_out has its own rejectAllText (do not sell or share)",
+	    lang);
+	CHECK(nonempty(e) && nonempty(en) && strcmp(e->valuestring, en->valuestring) != 0, what);
+
+	snprintf(what, sizeof(what), "%s: ui.required and every ui label a non-empty string",
+	    lang);
+	CHECK(nonempty(cJSON_GetObjectItemCaseSensitive(ui, "required")) && all_strings(ui),
+	    what);
+	/* The same ui labels in every language as in English. */
+	en = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "content"),
+	    "translations"), "en"), "ui");
+	ok = cJSON_GetArraySize(ui) == cJSON_GetArraySize(en);
+	cJSON_ArrayForEach(e, en)
+		if (!cJSON_HasObjectItem(ui, e->string))
+			ok = 0;
+	snprintf(what, sizeof(what), "%s: the same ui labels as en", lang);
+	CHECK(ok, what);
+
+	ok = cJSON_GetArraySize(cats) == (int)NELEM(cat_ids);
+	for (i = 0; i < NELEM(cat_ids); i++) {
+		o = cJSON_GetObjectItemCaseSensitive(cats, cat_ids[i]);
+		if (!nonempty(cJSON_GetObjectItemCaseSensitive(o, "name")) ||
+		    !nonempty(cJSON_GetObjectItemCaseSensitive(o, "description")))
+			ok = 0;
+	}
+	snprintf(what, sizeof(what), "%s: name and description for every category", lang);
+	CHECK(ok, what);
+}
+
+static void
+test_content(const cJSON *doc)
+{
+	const cJSON *content = cJSON_GetObjectItemCaseSensitive(doc, "content");
+	const cJSON *dl = cJSON_GetObjectItemCaseSensitive(content, "defaultLanguage");
+	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(content, "translations");
+	const cJSON *c;
+	size_t i;
+
+	CHECK(cJSON_IsString(dl) && strcmp(dl->valuestring, "en") == 0,
+	    "content.defaultLanguage is en");
+	CHECK(cJSON_GetArraySize(tr) == (int)NELEM(langs), "8 translations");
+	for (i = 0; i < NELEM(langs); i++)
+		test_language(doc, langs[i]);
+	/* The top-level categories carry the English texts. */
+	i = 0;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "categories")) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(tr, "en"), "categories"),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "id")));
+		const char *a = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+		const char *b = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+		if (a != NULL && b != NULL && strcmp(a, b) == 0)
+			i++;
+	}
+	CHECK(i == NELEM(cat_ids), "category names match the English translation");
+}
+
+int
+main(void)
+{
+	cJSON *doc = defaults_config();
+	cJSON *again = defaults_config();
+	const char *json = defaults_json();
+
+	CHECK(json != NULL && json[0] == '{', "defaults_json() is the JSON text");
+	CHECK(doc != NULL, "defaults_config() parses");
+	CHECK(again != NULL && again != doc, "defaults_config() returns a new tree each call");
+	if (doc == NULL) {
+		cJSON_Delete(again);
+		UNIT_DONE();
+	}
+	test_shape(doc);
+	test_categories(doc);
+	test_regions(doc);
+	test_script_rules(doc);
+	test_content(doc);
+	cJSON_Delete(doc);
+	cJSON_Delete(again);
+	UNIT_DONE();
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# deps.sh: install every Debian package the project builds, tests, serves and
+# benchmarks with (run as root; apt-get update first).  The single list of
+# dependencies: .ci/run and the README both call this.
+set -eu
+PACKAGES="
+  make gcc libc6-dev clang libclang-rt-dev
+  libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
+  sqlite3 jq curl valgrind
+  libmaxmind-db-writer-perl mmdb-bin
+  lighttpd lighttpd-modules-lua
+  apache2 libapache2-mod-qos libpcre3
+  wrk hyperfine
+"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: run as root (sudo sh tools/deps.sh)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null
+# Debian starts the packaged servers on install; the project runs its own
+# instances on other ports, so stop the system ones if they were started.
+for s in apache2 lighttpd; do
+	if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
+done
+echo "deps.sh: packages installed"

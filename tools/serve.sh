@@ -1,0 +1,29 @@
+#!/bin/sh
+# serve.sh PORT: a demo database and a real lighttpd serving the API on
+# 127.0.0.1:PORT under /functions/v1/, in the foreground (Ctrl-C stops it).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+port=${1:-8080}
+dir=$top/build/serve
+mkdir -p "$dir/www"
+db=$dir/consent.db
+command -v lighttpd >/dev/null || { echo "serve: lighttpd is not installed (sudo sh tools/deps.sh)" >&2; exit 1; }
+ctl="$top/tools/consentctl --db $db"
+$ctl init >/dev/null
+if ! $ctl site show demo >/dev/null 2>&1; then
+	$ctl site add demo --name "Demo site" --domain localhost --tier paid >/dev/null
+fi
+cat > "$dir/lighttpd.conf" <<CONF
+server.document-root = "$dir/www"
+server.bind = "127.0.0.1"
+server.port = $port
+server.errorlog = "/dev/stderr"
+var.consent_cgibin = "$top/cgi-bin"
+var.consent_db = "$db"
+var.consent_geoip = ""
+include "$top/lighttpd/consent.conf"
+CONF
+echo "Serving the consent API on http://127.0.0.1:$port/functions/v1/ (database $db)"
+echo "Try:"
+echo "  curl -i -H 'Origin: http://localhost' 'http://127.0.0.1:$port/functions/v1/config?site_key=demo'"
+exec lighttpd -D -f "$dir/lighttpd.conf"
