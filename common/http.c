@@ -33,7 +33,9 @@ http_req_init(struct http_req *r)
 		r->method = HTTP_POST;
 	else if (strcmp(m, "OPTIONS") == 0)
 		r->method = HTTP_OPTIONS;
-	r->query = http_env("QUERY_STRING");
+	r->query = getenv("QUERY_STRING");
+	if (r->query != NULL && strnlen(r->query, QUERY_MAX + 1) > QUERY_MAX)
+		r->query = NULL;  /* longer than any server passes on: ignored */
 	if (r->query == NULL)
 		r->query = "";
 	r->origin = http_env("HTTP_ORIGIN");

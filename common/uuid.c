@@ -49,7 +49,7 @@ uuid_canonical(const char *in, char out[UUID_LEN + 1])
 		unsigned char c = (unsigned char)in[i];
 
 		if (c == '\0')
-			return -1;
+			goto bad;
 		if (is_hyphen_pos(i)) {
 			if (c != '-')
 				goto bad;

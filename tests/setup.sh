@@ -30,7 +30,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/consent-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export CONSENT_DB="$T/consent.db"
 ORIGIN=${ORIGIN-https://example.com}
-for v in CONSENT_GEOIP_DB CONSENT_COUNTRY_HEADER CONSENT_MAU_CAP; do unset "$v"; done
+unset CONSENT_GEOIP_DB CONSENT_COUNTRY_HEADER CONSENT_MAU_CAP
 
 ok()    { echo "ok - $*"; }
 notok() { echo "not ok - $*"; }
@@ -38,6 +38,7 @@ skip()  { echo "skip - $*"; }
 
 # check CMD... DESC: ok when the command (all but the last word) succeeds.
 check() {
+	local _desc _n _args _i _a
 	_desc=$(eval "echo \${$#}")
 	_n=$(($# - 1))
 	_args=""
@@ -64,6 +65,7 @@ ctl() { _wrap "$BUILD/tools/consentctl" "$@"; }
 # The environment a web server gives a CGI program (RFC 3875 4.1), plus the
 # service's own settings when the test exported them.
 cgi() {
+	local _vars _method _endpoint _query _body _len _rc _old_ifs _v _e _hlen _off
 	_vars=""
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -81,8 +83,8 @@ $1"; shift ;;
 	    PATH="$PATH" CONSENT_DB="$CONSENT_DB"
 	[ "$_method" = POST ] && set -- "$@" CONTENT_LENGTH="$_len" CONTENT_TYPE=application/json
 	[ -n "$ORIGIN" ] && set -- "$@" HTTP_ORIGIN="$ORIGIN"
-	for v in CONSENT_GEOIP_DB CONSENT_COUNTRY_HEADER CONSENT_MAU_CAP ASAN_OPTIONS UBSAN_OPTIONS; do
-		eval "[ -n \"\${$v+x}\" ] && set -- \"\$@\" $v=\"\$$v\""
+	for _e in CONSENT_GEOIP_DB CONSENT_COUNTRY_HEADER CONSENT_MAU_CAP ASAN_OPTIONS UBSAN_OPTIONS; do
+		eval "[ -n \"\${$_e+x}\" ] && set -- \"\$@\" $_e=\"\$$_e\""
 	done
 	_old_ifs=$IFS
 	IFS='

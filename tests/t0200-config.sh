@@ -131,10 +131,14 @@ expect_json '.version' '0' "malformed CONSENT_MAU_CAP: the default cap"
 
 # --- hostile input ----------------------------------------------------------
 long=$(head -c 9000 /dev/zero | tr '\0' 'a')
-cgi HTTP_ACCEPT_LANGUAGE="$long" GET config "site_key=s1&lang=$long"
-expect_status 200 "9 KB Accept-Language and lang: still 200"
-cgi GET config "site_key=s1&region=$long&lang=%ff%fe"
+cgi HTTP_ACCEPT_LANGUAGE="$long" GET config "site_key=s1&lang=${long:0:300}"
+expect_status 200 "9 KB Accept-Language and a 300-byte lang: still 200"
+expect_json '.resolvedLanguage' '"en"' "overlong language inputs are ignored"
+cgi GET config "site_key=envcap&region=${long:0:100}&lang=%ff%fe"
 expect_status 200 "overlong region, invalid UTF-8 lang: 200"
+expect_json '.resolvedRegion' '"default"' "overlong region: the default region"
+cgi GET config "site_key=s1&lang=$long"
+expect_error 400 "site_key is required" "query over 8 KiB is ignored whole"
 cgi GET config "&&&=&site_key=s1&&"
 expect_status 200 "stray separators in the query"
 cgi GET config "$long"

@@ -17,6 +17,7 @@ function fail(msg) {
 }
 BEGIN { FS = "\t" }
 /^#/ || $0 == "" { next }
+/\r$/ { fail("carriage return at the end of the line: save with LF line ends"); next }
 {
 	if (NF != 2) { fail("want domain<TAB>category, got " NF " field(s)"); next }
 	d = $1; c = $2

@@ -157,15 +157,52 @@ static int split_tabs(char *line, char *field[MAXCOL])
 	return n;
 }
 
-/* Index of the column called name in the header, or -1. */
-static int column(char *const head[], int n, const char *name)
-{
-	int i;
+typedef void row_fn(char *const col[], void *ctx);
 
-	for (i = 0; i < n; i++)
-		if (strcmp(head[i], name) == 0)
-			return i;
-	return -1;
+/*
+ * Call row() for each data line of the TSV at path with the fields of the
+ * columns named in names[0..ncols), found by the header line; a line with
+ * fewer fields is skipped.  0, or 2 after a message when the file cannot be
+ * read or lacks a column.
+ */
+static int read_tsv(const char *path, const char *const names[], int ncols,
+    row_fn *row, void *ctx)
+{
+	int idx[MAXCOL], nf, i, rc = 0, header = 1;
+	char *line = NULL, *field[MAXCOL], *col[MAXCOL];
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		perror(path);
+		return 2;
+	}
+	while (getline(&line, &cap, f) != -1) {
+		nf = split_tabs(line, field);
+		for (i = 0; i < ncols; i++) {
+			if (header) {
+				for (idx[i] = 0; idx[i] < nf; idx[i]++)
+					if (strcmp(field[idx[i]], names[i]) == 0)
+						break;
+				if (idx[i] == nf) {
+					fprintf(stderr, "%s: no column %s\n", path, names[i]);
+					rc = 2;
+					goto out;
+				}
+			} else if (idx[i] < nf) {
+				col[i] = field[idx[i]];
+			} else {
+				break;
+			}
+		}
+		if (!header && i == ncols)
+			row(col, ctx);
+		header = 0;
+	}
+out:
+	free(line);
+	fclose(f);
+	return rc;
 }
 
 static double pct(double part, double whole)
@@ -173,143 +210,121 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+struct coverage {
+	long n, covered, agree, missing;
+	long cat_n[NCAT], cat_cov[NCAT], cat_agree[NCAT];
+	double pages, pages_cov;
+};
+
+/* One row of tracker_domains.tsv: domain, category, script_pages. */
+static void coverage_row(char *const col[], void *ctx)
+{
+	struct coverage *c = ctx;
+	int want = cat_index(col[1]);
+	double pages = strtod(col[2], NULL);
+	const char *ours;
+
+	if (want < 0)
+		return; /* not one of our ids: not scored */
+	ours = tracker_category(col[0]);
+	c->n++;
+	c->cat_n[want]++;
+	c->pages += pages;
+	if (ours == NULL) {
+		if (c->missing++ < NMISSING)
+			printf("# missing: %s %s %s\n", col[0], col[1], *col[2] ? col[2] : "-");
+		return;
+	}
+	c->covered++;
+	c->cat_cov[want]++;
+	c->pages_cov += pages;
+	if (strcmp(ours, col[1]) == 0) {
+		c->agree++;
+		c->cat_agree[want]++;
+	} else {
+		printf("# differs: %s sample %s, ours %s\n", col[0], col[1], ours);
+	}
+}
+
+/* Prints "coverage PCT N TOTAL", "coverage-weighted PCT", "agreement PCT N COVERED". */
 static int coverage(const char *path)
 {
-	long n = 0, covered = 0, agree = 0, missing = 0;
-	long cat_n[NCAT] = {0}, cat_cov[NCAT] = {0}, cat_agree[NCAT] = {0};
-	double pages = 0, pages_cov = 0;
-	int c_dom = -1, c_cat = -1, c_pages = -1, nf, i;
-	FILE *f = fopen(path, "r");
-	char *line = NULL, *field[MAXCOL];
-	size_t cap = 0;
+	static const char *const names[] = {"domain", "category", "script_pages"};
+	struct coverage c;
+	int i, rc;
 
-	if (f == NULL) {
-		perror(path);
-		return 2;
-	}
-	while (getline(&line, &cap, f) != -1) {
-		const char *ours;
-		int want;
-		double p;
-
-		nf = split_tabs(line, field);
-		if (c_dom < 0) {
-			c_dom = column(field, nf, "domain");
-			c_cat = column(field, nf, "category");
-			c_pages = column(field, nf, "script_pages");
-			if (c_dom < 0 || c_cat < 0 || c_pages < 0) {
-				fprintf(stderr, "%s: no domain, category and script_pages columns\n", path);
-				goto fail;
-			}
-			continue;
-		}
-		if (nf <= c_dom || nf <= c_cat || (want = cat_index(field[c_cat])) < 0)
-			continue; /* not one of our ids: not scored */
-		p = nf > c_pages ? strtod(field[c_pages], NULL) : 0;
-		ours = tracker_category(field[c_dom]);
-		n++;
-		cat_n[want]++;
-		pages += p;
-		if (ours == NULL) {
-			if (missing++ < NMISSING)
-				printf("# missing: %s %s %s\n", field[c_dom], field[c_cat],
-				    nf > c_pages && *field[c_pages] ? field[c_pages] : "-");
-			continue;
-		}
-		covered++;
-		cat_cov[want]++;
-		pages_cov += p;
-		if (strcmp(ours, field[c_cat]) == 0) {
-			agree++;
-			cat_agree[want]++;
-		} else {
-			printf("# differs: %s sample %s, ours %s\n", field[c_dom],
-			    field[c_cat], ours);
-		}
-	}
+	memset(&c, 0, sizeof(c));
+	if ((rc = read_tsv(path, names, 3, coverage_row, &c)) != 0)
+		return rc;
 	for (i = 0; i < NCAT; i++)
 		printf("# sample %s: %ld/%ld covered, %ld agree\n", cat_name[i],
-		    cat_cov[i], cat_n[i], cat_agree[i]);
-	printf("coverage %.1f %ld %ld\n", pct((double)covered, (double)n), covered, n);
-	printf("coverage-weighted %.1f\n", pct(pages_cov, pages));
-	printf("agreement %.1f %ld %ld\n", pct((double)agree, (double)covered), agree, covered);
-	free(line);
-	fclose(f);
+		    c.cat_cov[i], c.cat_n[i], c.cat_agree[i]);
+	printf("coverage %.1f %ld %ld\n", pct((double)c.covered, (double)c.n),
+	    c.covered, c.n);
+	printf("coverage-weighted %.1f\n", pct(c.pages_cov, c.pages));
+	printf("agreement %.1f %ld %ld\n", pct((double)c.agree, (double)c.covered),
+	    c.agree, c.covered);
 	return 0;
-fail:
-	free(line);
-	fclose(f);
-	return 2;
+}
+
+struct conflicts {
+	long n, unknown, with_tpw, with_ocd, neither;
+};
+
+/* One row of source_conflicts.tsv: domain, tpw_category, ocd_votes. */
+static void conflicts_row(char *const col[], void *ctx)
+{
+	struct conflicts *c = ctx;
+	const char *ours, *tpw, *ocd = NULL;
+	char *v, *best = NULL;
+	long most = -1, votes;
+
+	/* ocd_votes is "label:count;label:count"; the largest count wins. */
+	for (v = strtok(col[2], ";"); v != NULL; v = strtok(NULL, ";")) {
+		char *colon = strchr(v, ':');
+
+		if (colon == NULL)
+			continue;
+		*colon = '\0';
+		if ((votes = strtol(colon + 1, NULL, 10)) > most) {
+			most = votes;
+			best = v;
+		}
+	}
+	if (best != NULL)
+		ocd = map_label(best);
+	tpw = map_label(col[1]);
+	ours = tracker_category(col[0]);
+	c->n++;
+	printf("# conflict: %s third-party-web %s, open-cookie-database %s, ours %s\n",
+	    col[0], tpw ? tpw : "-", ocd ? ocd : "-", ours ? ours : "-");
+	if (ours == NULL)
+		c->unknown++;
+	else if (tpw != NULL && strcmp(ours, tpw) == 0)
+		c->with_tpw++;
+	else if (ocd != NULL && strcmp(ours, ocd) == 0)
+		c->with_ocd++;
+	else
+		c->neither++;
 }
 
 /*
  * source_conflicts.tsv: domains the two sources label differently, left out
- * of the sample.  Prints which source our category sides with, if either.
+ * of the sample, so they count for neither coverage nor agreement.  Prints
+ * which source our category sides with, if either.
  */
 static int conflicts(const char *path)
 {
-	long n = 0, unknown = 0, with_tpw = 0, with_ocd = 0, neither = 0;
-	int c_dom = -1, c_tpw = -1, c_votes = -1, nf;
-	FILE *f = fopen(path, "r");
-	char *line = NULL, *field[MAXCOL];
-	size_t cap = 0;
+	static const char *const names[] = {"domain", "tpw_category", "ocd_votes"};
+	struct conflicts c;
+	int rc;
 
-	if (f == NULL) {
-		perror(path);
-		return 2;
-	}
-	while (getline(&line, &cap, f) != -1) {
-		const char *ours, *tpw, *ocd = NULL;
-		char *v, *best = NULL;
-		long most = -1;
-
-		nf = split_tabs(line, field);
-		if (c_dom < 0) {
-			c_dom = column(field, nf, "domain");
-			c_tpw = column(field, nf, "tpw_category");
-			c_votes = column(field, nf, "ocd_votes");
-			if (c_dom < 0 || c_tpw < 0 || c_votes < 0) {
-				fprintf(stderr, "%s: no domain, tpw_category and ocd_votes columns\n", path);
-				free(line);
-				fclose(f);
-				return 2;
-			}
-			continue;
-		}
-		if (nf <= c_dom || nf <= c_tpw || nf <= c_votes)
-			continue;
-		/* ocd_votes is "label:count;label:count", largest count wins. */
-		for (v = strtok(field[c_votes], ";"); v != NULL; v = strtok(NULL, ";")) {
-			char *colon = strchr(v, ':');
-
-			if (colon == NULL)
-				continue;
-			*colon = '\0';
-			if (strtol(colon + 1, NULL, 10) > most) {
-				most = strtol(colon + 1, NULL, 10);
-				best = v;
-			}
-		}
-		if (best != NULL)
-			ocd = map_label(best);
-		tpw = map_label(field[c_tpw]);
-		ours = tracker_category(field[c_dom]);
-		n++;
-		printf("# conflict: %s third-party-web %s, open-cookie-database %s, ours %s\n",
-		    field[c_dom], tpw ? tpw : "-", ocd ? ocd : "-", ours ? ours : "-");
-		if (ours == NULL)
-			unknown++;
-		else if (tpw != NULL && strcmp(ours, tpw) == 0)
-			with_tpw++;
-		else if (ocd != NULL && strcmp(ours, ocd) == 0)
-			with_ocd++;
-		else
-			neither++;
-	}
-	printf("conflicts %ld listed: %ld as third-party-web, %ld as open-cookie-database, "
-	    "%ld neither, %ld unknown\n", n, with_tpw, with_ocd, neither, unknown);
-	free(line);
-	fclose(f);
+	memset(&c, 0, sizeof(c));
+	if ((rc = read_tsv(path, names, 3, conflicts_row, &c)) != 0)
+		return rc;
+	printf("conflicts %ld listed: %ld as third-party-web, %ld as "
+	    "open-cookie-database, %ld neither, %ld unknown\n",
+	    c.n, c.with_tpw, c.with_ocd, c.neither, c.unknown);
 	return 0;
 }
 

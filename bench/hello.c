@@ -1,0 +1,24 @@
+/* hello.c: the floor of the benchmark, the cheapest CGI program there is.
+ *
+ * Linked with -static, it does what every endpoint must do and nothing
+ * else: one fixed JSON answer with the headers of CONTRACT 7, written in one
+ * write(2).  Whatever an endpoint costs above this is the product's own.
+ */
+#include <string.h>
+#include <unistd.h>
+
+static const char answer[] =
+    "Status: 200 OK\r\n"
+    "Content-Type: application/json; charset=utf-8\r\n"
+    "Cache-Control: private, no-store\r\n"
+    "Access-Control-Allow-Origin: *\r\n"
+    "Vary: Origin\r\n"
+    "Content-Length: 16\r\n"
+    "\r\n"
+    "{\"success\":true}";
+
+int
+main(void)
+{
+	return write(STDOUT_FILENO, answer, sizeof(answer) - 1) == (ssize_t)(sizeof(answer) - 1) ? 0 : 1;
+}
