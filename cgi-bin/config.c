@@ -11,6 +11,7 @@
 #include "request.h"
 #include "resolve.h"
 #include "resp.h"
+#include "sandbox.h"
 #include "store.h"
 
 /* The cap of a free site: its own, else CONSENT_MAU_CAP, else the default.
@@ -94,6 +95,7 @@ main(void)
 	int over;
 
 	log_init("config");
+	sandbox_enter();
 	http_req_init(&req);
 	resp_init(&resp, &req, "GET, HEAD, OPTIONS");
 	if (request_method(&req, &resp, 1, 0) != 0)

@@ -9,6 +9,7 @@
 #include "request.h"
 #include "resolve.h"
 #include "resp.h"
+#include "sandbox.h"
 #include "store.h"
 #include "ua.h"
 #include "valid.h"
@@ -73,6 +74,7 @@ main(void)
 	char err[CONSENT_ERR_MAX];
 
 	log_init("consent");
+	sandbox_enter();
 	http_req_init(&req);
 	resp_init(&resp, &req, "POST, OPTIONS");
 	if (request_method(&req, &resp, 0, 1) != 0 ||

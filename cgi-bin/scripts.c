@@ -4,6 +4,7 @@
 #include "request.h"
 #include "resolve.h"
 #include "resp.h"
+#include "sandbox.h"
 #include "scripts_req.h"
 #include "store.h"
 
@@ -33,6 +34,7 @@ main(void)
 	int rc;
 
 	log_init("scripts");
+	sandbox_enter();
 	http_req_init(&req);
 	resp_init(&resp, &req, "POST, OPTIONS");
 	/* CONTRACT 7: scripts checks the Origin too, but accepts paused sites. */

@@ -298,12 +298,25 @@ check_string_maps(const cJSON *obj, const char *path, char *err, size_t errsz)
 	return 0;
 }
 
+/* The parts of one translation (CONTRACT 4) and the shape of each: an
+ * object of strings, or an object of such objects. */
+static const struct {
+	const char *key;
+	int (*check)(const cJSON *, const char *, char *, size_t);
+} translation_parts[] = {
+	{"banner", check_strings},
+	{"modelOverrides", check_string_maps},
+	{"ui", check_strings},
+	{"categories", check_string_maps},
+};
+
 /* content: defaultLanguage, and translations whose texts are all strings. */
 static int
 check_content(const cJSON *content, char *err, size_t errsz)
 {
 	const cJSON *v, *t;
 	char path[512];
+	size_t i;
 
 	if (content == NULL)
 		return 0;
@@ -321,24 +334,13 @@ check_content(const cJSON *content, char *err, size_t errsz)
 		if (!cJSON_IsObject(t))
 			return fail(err, errsz, "content.translations.%s must be an object",
 			    t->string);
-		snprintf(path, sizeof(path), "content.translations.%s.banner", t->string);
-		if (check_strings(cJSON_GetObjectItemCaseSensitive(t, "banner"),
-		    path, err, errsz) != 0)
-			return -1;
-		snprintf(path, sizeof(path), "content.translations.%s.modelOverrides",
-		    t->string);
-		if (check_string_maps(cJSON_GetObjectItemCaseSensitive(t,
-		    "modelOverrides"), path, err, errsz) != 0)
-			return -1;
-		snprintf(path, sizeof(path), "content.translations.%s.ui", t->string);
-		if (check_strings(cJSON_GetObjectItemCaseSensitive(t, "ui"),
-		    path, err, errsz) != 0)
-			return -1;
-		snprintf(path, sizeof(path), "content.translations.%s.categories",
-		    t->string);
-		if (check_string_maps(cJSON_GetObjectItemCaseSensitive(t, "categories"),
-		    path, err, errsz) != 0)
-			return -1;
+		for (i = 0; i < sizeof(translation_parts) / sizeof(translation_parts[0]); i++) {
+			snprintf(path, sizeof(path), "content.translations.%s.%s", t->string,
+			    translation_parts[i].key);
+			if (translation_parts[i].check(cJSON_GetObjectItemCaseSensitive(t,
+			    translation_parts[i].key), path, err, errsz) != 0)
+				return -1;
+		}
 	}
 	return 0;
 }

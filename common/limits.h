@@ -56,9 +56,12 @@
 /* Languages considered from Accept-Language: a browser sends a handful. */
 #define ACCEPT_LANG_MAX_TAGS 16
 
-/* SQLite busy timeout: concurrent writers wait this long for the WAL write
- * lock instead of failing (milliseconds). */
-#define DB_BUSY_TIMEOUT_MS 10000
+/* How long a writer waits for SQLite's write lock before answering 500
+ * (milliseconds).  A write holds the lock for well under a millisecond, but
+ * a burst of hundreds of CGI processes on two cores can queue for seconds;
+ * a consent is worth waiting for, and 30 s stays under the 60 s CGI
+ * timeout of Apache and lighttpd. */
+#define DB_BUSY_TIMEOUT_MS 30000
 
 /* Monthly active user cap of free-tier sites without one of their own
  * (CONTRACT 2), overridable with CONSENT_MAU_CAP. */

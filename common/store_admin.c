@@ -151,6 +151,30 @@ change(struct store *st, sqlite3_stmt *q, const char *what)
 	return STORE_ERROR;
 }
 
+/*
+ * Run one statement whose parameters ?1..?n are the n texts (a site key
+ * among them) and that changes at most one row: STORE_OK, STORE_NOTFOUND
+ * when it changed none (no such site, or nothing to remove), STORE_EXISTS
+ * (see change()), or STORE_ERROR.
+ */
+static int
+change_one(struct store *st, const char *sql, const char *const *texts, int n,
+           const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int i, rc;
+
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	for (i = 0; i < n; i++)
+		db_bind_text(q, i + 1, texts[i]);
+	rc = change(st, q, what);
+	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
+		rc = STORE_NOTFOUND;
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* The id of the site with this key: STORE_OK, STORE_NOTFOUND, STORE_ERROR. */
 static int
 site_id(struct store *st, const char *key, int64_t *id)
@@ -346,19 +370,11 @@ store_site_set(struct store *st, const char *key, const char *name,
 int
 store_site_pause(struct store *st, const char *key, int paused)
 {
-	static const char sql[] = "UPDATE sites SET paused = ?2 WHERE site_key = ?1";
-	sqlite3_stmt *q = NULL;
-	int rc;
+	static const char sql[] =
+	    "UPDATE sites SET paused = CAST(?2 AS INTEGER) WHERE site_key = ?1";
+	const char *const args[] = {key, paused ? "1" : "0"};
 
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	sqlite3_bind_int(q, 2, paused != 0);
-	rc = change(st, q, "site pause");
-	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
-		rc = STORE_NOTFOUND;
-	sqlite3_finalize(q);
-	return rc;
+	return change_one(st, sql, args, 2, "site pause");
 }
 
 /* The columns of a site in list and show. */
@@ -458,18 +474,9 @@ store_domain_add(struct store *st, const char *key, const char *host)
 	static const char sql[] =
 	    "INSERT INTO domains (site_id, host)"
 	    " SELECT id, ?2 FROM sites WHERE site_key = ?1";
-	sqlite3_stmt *q = NULL;
-	int rc;
+	const char *const args[] = {key, host};
 
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	db_bind_text(q, 2, host);
-	rc = change(st, q, "domain add");
-	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
-		rc = STORE_NOTFOUND;
-	sqlite3_finalize(q);
-	return rc;
+	return change_one(st, sql, args, 2, "domain add");
 }
 
 /* STORE_NOTFOUND when the site is unknown or the host is not registered. */
@@ -479,18 +486,9 @@ store_domain_remove(struct store *st, const char *key, const char *host)
 	static const char sql[] =
 	    "DELETE FROM domains WHERE host = ?2"
 	    " AND site_id = (SELECT id FROM sites WHERE site_key = ?1)";
-	sqlite3_stmt *q = NULL;
-	int rc;
+	const char *const args[] = {key, host};
 
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	db_bind_text(q, 2, host);
-	rc = change(st, q, "domain remove");
-	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
-		rc = STORE_NOTFOUND;
-	sqlite3_finalize(q);
-	return rc;
+	return change_one(st, sql, args, 2, "domain remove");
 }
 
 /*
@@ -559,22 +557,12 @@ store_sync_start(struct store *st, const char *key, const char *sync_id)
 {
 	static const char sql[] =
 	    "INSERT INTO syncs (sync_id, site_id, created_at)"
-	    " SELECT ?1, id, ?3 FROM sites WHERE site_key = ?2";
-	sqlite3_stmt *q = NULL;
+	    " SELECT ?2, id, ?3 FROM sites WHERE site_key = ?1";
 	char now[32];
-	int rc;
+	const char *const args[] = {key, sync_id, now};
 
 	db_now(now, NULL);
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	db_bind_text(q, 1, sync_id);
-	db_bind_text(q, 2, key);
-	db_bind_text(q, 3, now);
-	rc = change(st, q, "sync start");
-	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
-		rc = STORE_NOTFOUND;
-	sqlite3_finalize(q);
-	return rc;
+	return change_one(st, sql, args, 3, "sync start");
 }
 
 int

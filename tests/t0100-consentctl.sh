@@ -41,6 +41,8 @@ check test "$(sqlite3 "$T/after.db" 'SELECT site_key FROM sites')" = envsite "--
 check test "$(jq -r '.[0].key' "$T/out")" = envsite "CONSENT_DB names the database without --db"
 run --db "$T/after.db" --db "$T/after.db" site list
 fails 2 "option --db given twice" "--db twice: usage error"
+run --db= init
+fails 2 "option --db needs a path" "an empty --db is refused (not a temporary database)"
 run site --db="$T/after.db" list --json
 check test "$(jq -r '.[0].key' "$T/out")" = envsite "--db=PATH between the command words"
 

@@ -589,22 +589,29 @@ cmd_site_list(struct ctl *c)
 	return rc;
 }
 
+/* A site's record from fn (store_site_show, store_stats), printed. */
 static int
-cmd_site_show(struct ctl *c)
+show_site(struct ctl *c, int (*fn)(struct store *, const char *, cJSON **))
 {
 	const char *key = c->operands[0];
-	cJSON *site = NULL;
+	cJSON *rec = NULL;
 	int rc;
 
 	if (check_key(key) != 0)
 		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
-	if ((rc = store_site_show(c->st, key, &site)) != STORE_OK)
+	if ((rc = fn(c->st, key, &rec)) != STORE_OK)
 		return store_failed(rc, key);
-	rc = print_record(c, site);
-	cJSON_Delete(site);
+	rc = print_record(c, rec);
+	cJSON_Delete(rec);
 	return rc;
+}
+
+static int
+cmd_site_show(struct ctl *c)
+{
+	return show_site(c, store_site_show);
 }
 
 /* domain add prints the host as stored, so the operator sees the result
@@ -935,19 +942,7 @@ cmd_scripts_list(struct ctl *c)
 static int
 cmd_stats(struct ctl *c)
 {
-	const char *key = c->operands[0];
-	cJSON *stats = NULL;
-	int rc;
-
-	if (check_key(key) != 0)
-		return EXIT_USAGE;
-	if (ctl_store(c) == NULL)
-		return EXIT_FAIL;
-	if ((rc = store_stats(c->st, key, &stats)) != STORE_OK)
-		return store_failed(rc, key);
-	rc = print_record(c, stats);
-	cJSON_Delete(stats);
-	return rc;
+	return show_site(c, store_stats);
 }
 
 /* CONTRACT 3, in its order. */
@@ -1057,6 +1052,8 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 			val = argv[++i];
 		else
 			return say(-1, "option %s needs a value", o->name);
+		if (o->bit == 0 && *val == '\0')  /* SQLite would open a temporary file */
+			return say(-1, "option --db needs a path");
 		if (o->bit != OPT_DOMAIN && ((o->bit & c->given) ||
 		    (o->bit == 0 && c->db != NULL)))
 			return say(-1, "option %s given twice", o->name);

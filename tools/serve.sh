@@ -18,10 +18,10 @@ server.document-root = "$dir/www"
 server.bind = "127.0.0.1"
 server.port = $port
 server.errorlog = "/dev/stderr"
+var.consent_dir = "$top/lighttpd"
 var.consent_cgibin = "$top/cgi-bin"
-var.consent_db = "$db"
-var.consent_geoip = ""
-include "$top/lighttpd/consent.conf"
+var.consent_env = ( "CONSENT_DB" => "$db" )
+include var.consent_dir + "/consent.conf"
 CONF
 echo "Serving the consent API on http://127.0.0.1:$port/functions/v1/ (database $db)"
 echo "Try:"

@@ -1,0 +1,380 @@
+#!/bin/sh
+# run.sh: `make bench`.  How close each endpoint comes to the cheapest CGI
+# program there is (bench/hello.c), through a real lighttpd and run directly.
+#
+# One run, all on 127.0.0.1:
+#   1. builds the endpoints as a benchmark build (build/bench, STATIC=1, and
+#      fully static when a cJSON archive can be made: bench/cjson.sh), the
+#      static floor program and the spawn loop (bench/spawn.c);
+#   2. makes two databases with consentctl: "empty" (the site "bench", its
+#      domain and the config of bench/fixtures/config.json: 6 categories,
+#      4 regions, 8 languages, 20 script rules) and "1M", the same grown by
+#      bench/gen.sql to 10,000 sites and 1,000,000 consent entries (cached in
+#      build/bench/ while its inputs do not change);
+#   3. starts its own lighttpd on a free port of 127.0.0.1 with the
+#      endpoints' part of lighttpd/consent.conf but not its rate limiter
+#      (20 requests per 10 s would measure the limiter);
+#   4. ROUNDS times, interleaved so that drift on the machine hits every
+#      scenario alike: wrk at 8 and 32 connections for SECONDS each on the
+#      floor and on every scenario, then each binary run directly N times;
+#   5. prints the table of ratios to the floor and writes bench/results.md.
+#
+# Scenarios: config (GET, the big config, German visitor), consent (POST,
+# initial, 4 categories, a new visitor each request), scripts (POST, 10
+# entries of which 5 are new domains each request); each on both databases.
+#
+# Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_DIRECT_N
+# (100), BENCH_ROWS (1000000), BENCH_SITES (10000), BENCH_PORT (first free
+# from 18100), BENCH_STATIC_CJSON (auto: try bench/cjson.sh; 0: never).
+#
+# To weigh a change before it lands, give other builds of the three
+# endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
+# scripts) measures config@name, consent@name and scripts@name for each, on
+# the empty database (BENCH_VARIANT_1M=1: on both), interleaved with the
+# floor and with this tree's own build as config, consent and scripts.
+# BENCH_SCENARIOS="floor config ..." narrows the tree's own scenarios.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+start=$(date +%s)
+
+ROUNDS=${BENCH_ROUNDS:-3}
+SECS=${BENCH_SECONDS:-3}
+DIRECT_N=${BENCH_DIRECT_N:-100}
+ROWS=${BENCH_ROWS:-1000000}
+SITES=${BENCH_SITES:-10000}
+B=build/bench
+W=$top/$B/run
+RAW=$W/raw.tsv
+RESULTS=$top/bench/results.md
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+for t in wrk lighttpd sqlite3 curl cc make; do
+	command -v "$t" >/dev/null 2>&1 || die "$t is not installed (sudo sh tools/deps.sh)"
+done
+
+# --- 1. build -------------------------------------------------------------
+mkdir -p "$B" "$W"
+cjson_a=
+if [ "${BENCH_STATIC_CJSON:-auto}" != 0 ]; then
+	cjson_a=$(sh bench/cjson.sh "$B/cjson" 2>"$W/cjson.log") || cjson_a=
+	[ -n "$cjson_a" ] || say "no cJSON archive (see $W/cjson.log): cJSON and glibc stay shared"
+fi
+say "building the endpoints in $B (STATIC=1${cjson_a:+, CJSON_A=$cjson_a})"
+make -s -j2 B="$B" STATIC=1 ${cjson_a:+CJSON_A="$cjson_a"} \
+    "$B/cgi-bin/config" "$B/cgi-bin/consent" "$B/cgi-bin/scripts" "$B/tools/consentctl" \
+    >"$W/build.log" 2>&1 || { cat "$W/build.log" >&2; die "build failed"; }
+mkdir -p "$W/floor" "$W/www"
+cc -std=c11 -O2 -static -o "$W/floor/hello" bench/hello.c || die "cannot link the static floor"
+cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -o "$W/spawn" bench/spawn.c
+CGI=$top/$B/cgi-bin
+link_mode=$(file -b "$CGI/consent" 2>/dev/null | grep -o 'statically linked\|dynamically linked' || true)
+[ -n "$link_mode" ] || link_mode="(file(1) not installed)"
+
+# --- 2. databases ---------------------------------------------------------
+ctl() { "$B/tools/consentctl" --db "$W/empty-pristine.db" "$@"; }
+rm -f "$W"/empty-pristine.db*
+ctl init >/dev/null
+ctl site add bench --name "Bench site" --domain bench.example --mau-cap 1000000000 >/dev/null
+ctl config publish bench bench/fixtures/config.json >/dev/null
+sqlite3 "$W/empty-pristine.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
+
+stamp=$( { cat schema.sql bench/gen.sql; echo "$ROWS $SITES";
+           sqlite3 "$W/empty-pristine.db" 'SELECT document FROM configs'; } | cksum)
+big=$top/$B/big-pristine.db
+if [ ! -f "$big" ] || [ "$(cat "$big.stamp" 2>/dev/null)" != "$stamp" ]; then
+	say "generating $SITES sites and $ROWS consent entries (cached in $B for later runs)"
+	rm -f "$big" "$big".*
+	cp "$W/empty-pristine.db" "$big.tmp"
+	sqlite3 -bail -cmd ".parameter set @sites $SITES" -cmd ".parameter set @rows $ROWS" \
+	    "$big.tmp" < bench/gen.sql >/dev/null || die "bench/gen.sql failed"
+	n=$(sqlite3 "$big.tmp" 'SELECT count(*) FROM consent_log')
+	[ "$n" -ge "$ROWS" ] || die "gen.sql made $n consent entries, not $ROWS"
+	rm -f "$big.tmp-wal" "$big.tmp-shm"
+	mv "$big.tmp" "$big"
+	echo "$stamp" > "$big.stamp"
+fi
+
+# Fresh working copies for every round: the "empty" log stays (nearly) empty
+# and the 1M one holds exactly what gen.sql made plus one round of writes.
+fresh_dbs() {
+	rm -f "$W"/empty.db* "$W"/big.db*
+	cp "$W/empty-pristine.db" "$W/empty.db"
+	cp "$big" "$W/big.db"
+}
+
+# --- 3. lighttpd ----------------------------------------------------------
+# Scenario names: floor, ENDPOINT, ENDPOINT_1m, and ENDPOINT[_1m]@VARIANT.
+SCENARIOS=${BENCH_SCENARIOS:-floor config consent scripts config_1m consent_1m scripts_1m}
+case " $SCENARIOS " in *" floor "*) ;; *) SCENARIOS="floor $SCENARIOS" ;; esac
+VARIANT_DIRS=
+for v in ${BENCH_VARIANTS:-}; do
+	name=${v%%=*} dir=${v#*=}
+	case $name in *[!A-Za-z0-9_-]*|"") die "BENCH_VARIANTS: bad name in $v" ;; esac
+	[ -x "$dir/config" ] && [ -x "$dir/consent" ] && [ -x "$dir/scripts" ] ||
+	    die "BENCH_VARIANTS: $dir lacks config, consent or scripts"
+	dir=$(cd "$dir" && pwd)
+	VARIANT_DIRS="$VARIANT_DIRS $name=$dir"
+	SCENARIOS="$SCENARIOS config@$name consent@$name scripts@$name"
+	[ "${BENCH_VARIANT_1M:-0}" != 1 ] ||
+	    SCENARIOS="$SCENARIOS config_1m@$name consent_1m@$name scripts_1m@$name"
+done
+
+# The endpoint block of lighttpd/consent.conf without its mod_magnet rate
+# limiter, for one URL prefix, binary folder and database.
+conf_block() { # prefix cgibin db
+	cat <<CONF
+\$HTTP["url"] =^ "$1/functions/v1/" {
+	alias.url = ( "$1/functions/v1/" => "$2/" )
+	\$HTTP["url"] !~ "^$1/functions/v1/(config|consent|scripts)\$" {
+		url.access-deny = ( "" )
+	}
+	cgi.assign = ( "" => "" )
+	cgi.execute-x-only = "enable"
+	setenv.add-environment = ( "CONSENT_DB" => "$3" )
+	server.max-request-size = 128
+}
+CONF
+}
+
+conf=$W/lighttpd.conf
+write_conf() {
+	{
+		cat <<CONF
+# Written by bench/run.sh: the floor, and lighttpd/consent.conf's endpoint
+# block without the rate limiter once per build and database.
+server.document-root = "$W/www"
+server.bind = "127.0.0.1"
+server.port = $1
+server.errorlog = "$W/lighttpd-error.log"
+server.modules = ( "mod_access", "mod_alias", "mod_setenv", "mod_cgi" )
+url.access-deny = ( ".db", ".db-wal", ".db-shm", ".db-journal" )
+\$HTTP["url"] =^ "/floor/" {
+	alias.url = ( "/floor/" => "$W/floor/" )
+	cgi.assign = ( "" => "" )
+	cgi.execute-x-only = "enable"
+}
+CONF
+		conf_block "" "$CGI" "$W/empty.db"
+		conf_block "/big" "$CGI" "$W/big.db"
+		for v in $VARIANT_DIRS; do
+			conf_block "/v/${v%%=*}" "${v#*=}" "$W/empty.db"
+			conf_block "/v/${v%%=*}/big" "${v#*=}" "$W/big.db"
+		done
+	} > "$conf"
+}
+
+lpid=
+cleanup() {
+	if [ -n "$lpid" ]; then
+		kill "$lpid" 2>/dev/null || true
+		wait "$lpid" 2>/dev/null || true
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port=${BENCH_PORT:-18100}
+last=$((port + 50))
+base=
+while [ "$port" -le "$last" ]; do
+	write_conf "$port"
+	: > "$W/lighttpd-error.log"
+	lighttpd -D -f "$conf" 2>>"$W/lighttpd-error.log" &
+	lpid=$!
+	i=0
+	while [ $i -lt 50 ]; do
+		if ! kill -0 "$lpid" 2>/dev/null; then break; fi
+		if curl -s -o /dev/null "http://127.0.0.1:$port/floor/hello"; then
+			base=http://127.0.0.1:$port
+			break 2
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cleanup
+	lpid=
+	port=$((port + 1))
+done
+[ -n "$base" ] || { cat "$W/lighttpd-error.log" >&2; die "lighttpd did not start on 127.0.0.1:${BENCH_PORT:-18100}-$last"; }
+say "lighttpd $lpid on $base"
+
+# --- 4. scenarios ---------------------------------------------------------
+variant_of() { case $1 in *@*) echo "${1#*@}" ;; *) echo "" ;; esac; }
+endpoint_of() { e=${1%@*}; echo "${e%_1m}"; }
+path_of() {
+	case $1 in floor) echo /floor/hello; return ;; esac
+	v=$(variant_of "$1")
+	p=${v:+/v/$v}
+	case ${1%@*} in *_1m) p=$p/big ;; esac
+	echo "$p/functions/v1/$(endpoint_of "$1")"
+}
+query_of() { case $1 in config*) echo "?site_key=bench" ;; *) echo "" ;; esac; }
+body_of() {
+	case $1 in
+	consent*) echo "$top/bench/fixtures/consent.json" ;;
+	scripts*) echo "$top/bench/fixtures/scripts.json" ;;
+	*) echo "" ;;
+	esac
+}
+expect_of() { case $1 in consent*) echo 201 ;; *) echo 200 ;; esac; }
+binary_of() {
+	case $1 in floor) echo "$W/floor/hello"; return ;; esac
+	v=$(variant_of "$1") dir=$CGI
+	for d in $VARIANT_DIRS; do [ "${d%%=*}" != "$v" ] || dir=${d#*=}; done
+	echo "$dir/$(endpoint_of "$1")"
+}
+db_of() { case ${1%@*} in *_1m) echo "$W/big.db" ;; *) echo "$W/empty.db" ;; esac; }
+
+# One request of each scenario must answer what it should before any timing.
+preflight() {
+	for s in $SCENARIOS; do
+		body=$(body_of "$s")
+		if [ -n "$body" ]; then
+			sed "s/@ID@/preflight-$(echo "$s" | tr @ -)/g" "$body" > "$W/preflight.json"
+			code=$(curl -s -o "$W/preflight.out" -w '%{http_code}' \
+			    -H 'Origin: https://www.bench.example' -H 'CF-IPCountry: DE' \
+			    -H 'Content-Type: application/json' --data-binary @"$W/preflight.json" \
+			    "$base$(path_of "$s")")
+		else
+			code=$(curl -s -o "$W/preflight.out" -w '%{http_code}' \
+			    -H 'Origin: https://www.bench.example' -H 'CF-IPCountry: DE' \
+			    "$base$(path_of "$s")$(query_of "$s")")
+		fi
+		if [ "$code" != "$(expect_of "$s")" ]; then
+			say "$s answered $code:"
+			head -c 500 "$W/preflight.out" >&2
+			tail -n 5 "$W/lighttpd-error.log" >&2
+			die "preflight failed"
+		fi
+	done
+}
+
+run_wrk() { # round scenario connections
+	body=$(body_of "$2")
+	out=$(BENCH_BODY=$body BENCH_SALT="r$1c$3-$$" \
+	    wrk -t2 -c"$3" -d"${SECS}s" --timeout 10s -s bench/wrk.lua \
+	    "$base$(path_of "$2")$(query_of "$2")" 2>&1) || { printf '%s\n' "$out" >&2; die "wrk failed on $2"; }
+	line=$(printf '%s\n' "$out" | grep '^RESULT ') || { printf '%s\n' "$out" >&2; die "wrk gave no result on $2"; }
+	# RESULT requests=N duration_us=N p50_us=N p99_us=N errors=N status_errors=N
+	printf '%s\n' "$line" | sed 's/[a-z0-9_]*=//g' | awk -v r="$1" -v s="$2" -v c="$3" \
+	    '{ printf "wrk\t%s\t%s\t%s\t%.1f\t%d\t%d\t%d\n", r, s, c, $2 * 1e6 / $3, $4, $5, $6 + $7 }' >> "$RAW"
+}
+
+run_direct() { # round scenario
+	round=$1 s=$2
+	body=$(body_of "$s")
+	method=GET
+	[ -z "$body" ] || method=POST
+	set -- -n "$DIRECT_N" -w 5 -s "d$1-$(echo "$s" | tr @ -)-$$" \
+	    -e GATEWAY_INTERFACE=CGI/1.1 -e SERVER_SOFTWARE=lighttpd -e SERVER_PROTOCOL=HTTP/1.1 \
+	    -e SERVER_NAME=127.0.0.1 -e SERVER_ADDR=127.0.0.1 -e SERVER_PORT="${base##*:}" \
+	    -e REQUEST_METHOD=$method -e "QUERY_STRING=$(query_of "$s" | sed 's/^?//')" \
+	    -e "REQUEST_URI=$(path_of "$s")$(query_of "$s")" -e "SCRIPT_NAME=$(path_of "$s")" \
+	    -e REMOTE_ADDR=127.0.0.1 -e REMOTE_PORT=40000 -e DOCUMENT_ROOT="$W/www" \
+	    -e HTTP_HOST=127.0.0.1 -e HTTP_ORIGIN=https://www.bench.example \
+	    -e "HTTP_USER_AGENT=Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36" \
+	    -e "HTTP_ACCEPT_LANGUAGE=de-DE,de;q=0.9,en;q=0.8" -e HTTP_CF_IPCOUNTRY=DE \
+	    -e "CONSENT_DB=$(db_of "$s")"
+	[ -z "$body" ] || set -- "$@" -b "$body" -e CONTENT_TYPE=application/json
+	out=$("$W/spawn" "$@" "$(binary_of "$s")") || { printf '%s\n' "$out" >&2; die "direct runs of $s failed"; }
+	# n=N mean_us=N p50_us=N p99_us=N cpu_us=N bad=N
+	printf '%s\n' "$out" | sed 's/[a-z0-9_]*=//g' | awk -v r="$round" -v s="$s" \
+	    '{ printf "direct\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", r, s, $2, $3, $4, $5, $6 }' >> "$RAW"
+}
+
+: > "$RAW"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	fresh_dbs
+	[ "$r" -gt 1 ] || preflight
+	say "round $r of $ROUNDS: wrk ${SECS}s x $(echo $SCENARIOS | wc -w) scenarios x 2, then $DIRECT_N direct runs each"
+	for c in 8 32; do
+		for s in $SCENARIOS; do
+			run_wrk "$r" "$s" "$c"
+		done
+	done
+	for s in $SCENARIOS; do
+		run_direct "$r" "$s"
+	done
+	r=$((r + 1))
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+cleanup
+lpid=
+
+# --- 5. table -------------------------------------------------------------
+# Per round, each scenario's req/s over the floor's of the same round and
+# connection count; the table shows medians over rounds.  Direct: the
+# floor's median time over the binary's (so higher is better, as for req/s).
+table=$(awk -F '\t' -v rounds="$ROUNDS" -v scenarios="$SCENARIOS" '
+function median(list,   n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	if (n == 0) return 0
+	return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+$1 == "wrk"    { rps[$3, $4] = rps[$3, $4] " " $5; rr[$2, $3, $4] = $5
+                 p50[$3, $4] = p50[$3, $4] " " $6; p99[$3, $4] = p99[$3, $4] " " $7
+                 err[$3, $4] += $8 }
+$1 == "direct" { d50[$3] = d50[$3] " " $5; dcpu[$3] = dcpu[$3] " " $7; dr[$2, $3] = $5 }
+END {
+	n = split(scenarios, sc, " ")
+	target["config"] = 0.75; target["consent"] = 0.65; target["scripts"] = 0.60
+	for (i = 1; i <= n; i++) {
+		s = sc[i]
+		for (c = 8; c <= 32; c += 24) {
+			l = ""
+			for (r = 1; r <= rounds; r++)
+				if (rr[r, "floor", c] > 0) l = l " " rr[r, s, c] / rr[r, "floor", c]
+			ratio[s, c] = median(l)
+		}
+		l = ""
+		for (r = 1; r <= rounds; r++) if (dr[r, s] > 0) l = l " " dr[r, "floor"] / dr[r, s]
+		dratio[s] = median(l)
+	}
+	printf "| scenario | req/s c8 | ratio c8 | p50 / p99 ms c8 | req/s c32 | ratio c32 | p50 / p99 ms c32 | direct p50 ms | direct CPU ms | direct ratio | target (c8) |\n"
+	printf "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+	for (i = 1; i <= n; i++) {
+		s = sc[i]; base = s; sub(/@.*$/, "", base); sub(/_1m$/, "", base)
+		empty = s; sub(/_1m/, "", empty)
+		if (s == "floor") t = "floor"
+		else if (s == empty) t = sprintf("%s %.2f: %s", (ratio[s, 8] >= target[base]) ? "met" : "MISSED", target[base], (ratio[s, 8] >= target[base]) ? "yes" : sprintf("%.0f%% short", (1 - ratio[s, 8] / target[base]) * 100))
+		else {
+			dev = ratio[empty, 8] > 0 ? ratio[s, 8] / ratio[empty, 8] - 1 : 0
+			t = sprintf("%s: %+.0f%% vs empty (limit 15%%)", (dev >= -0.15 && dev <= 0.15) ? "met" : "MISSED", dev * 100)
+		}
+		printf "| %s | %.0f | %.2f | %.1f / %.1f | %.0f | %.2f | %.1f / %.1f | %.2f | %.2f | %.2f | %s |\n", s,
+		    median(rps[s, 8]), ratio[s, 8], median(p50[s, 8]) / 1000, median(p99[s, 8]) / 1000,
+		    median(rps[s, 32]), ratio[s, 32], median(p50[s, 32]) / 1000, median(p99[s, 32]) / 1000,
+		    median(d50[s]) / 1000, median(dcpu[s]) / 1000, dratio[s], t
+		if (err[s, 8] + err[s, 32] > 0) errs = errs sprintf(" %s:%d", s, err[s, 8] + err[s, 32])
+	}
+	if (errs != "") printf "\nRequests that failed (socket errors or HTTP status >= 400):%s\n", errs
+}' "$RAW")
+
+elapsed=$(( $(date +%s) - start ))
+cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo "?")
+mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo "?")
+{
+	echo "# Benchmark results"
+	echo
+	echo "Written by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'); see docs/performance.md."
+	echo
+	echo "- Machine: $(nproc) CPUs ($cpu), $mem, $(uname -sr)"
+	echo "- Load average before / after: $load_before / $load_after"
+	echo "- Build: \`make B=$B STATIC=1${cjson_a:+ CJSON_A=...}\`: $link_mode; floor: bench/hello.c, \`cc -O2 -static\`"
+	echo "- Tools: $(lighttpd -v 2>&1 | head -n 1 | cut -d' ' -f1), wrk $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f2), SQLite $(sqlite3 --version | cut -d' ' -f1)"
+	echo "- Each figure is the median of $ROUNDS interleaved rounds: wrk ${SECS} s per scenario at 8 and 32 connections (2 threads), then $DIRECT_N direct runs per binary"
+	echo "- 1M rows: $ROWS consent entries, $SITES sites (bench/gen.sql); the empty log holds only this run's own requests"
+	echo "- Ratios are to the floor measured in the same round; direct ratio = floor time / binary time"
+	echo "- Whole run: ${elapsed} s"
+	echo
+	printf '%s\n' "$table"
+} > "$RESULTS"
+printf '%s\n' "$table"
+say "wrote bench/results.md (raw figures in $RAW); ${elapsed} s"

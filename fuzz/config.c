@@ -1,0 +1,81 @@
+/* config.c: config resolution (CONTRACT 5) over a fuzzed document and
+ * visitor, the way cgi-bin/config builds the visitor: region and lang from
+ * the query string, Accept-Language, and geo_detect's country when no region
+ * is asked for.  The document goes through configdoc_validate (what publish
+ * checks) and then, valid or not, resolve_config (which promises to check
+ * every lookup again) and the printing resp_json does.
+ *
+ * Input: line 1 the query string, line 2 Accept-Language, line 3
+ * HTTP_CF_IPCOUNTRY, line 4 HTTP_CF_REGION_CODE ("~": absent), then the
+ * published document's JSON text.
+ */
+#include <string.h>
+
+#include "configdoc.h"
+#include "fuzz.h"
+#include "geo.h"
+#include "http.h"
+#include "limits.h"
+#include "resolve.h"
+
+static void
+env(const char *name, const char *value)
+{
+	if (value != NULL)
+		setenv(name, value, 1);
+	else
+		unsetenv(name);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_lines l;
+	struct visitor v;
+	struct site_facts site = { "Fuzz site", 1, 3 };
+	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1], err[512];
+	const char *q;
+	char *text, *out;
+	cJSON *doc, *res;
+	int valid;
+
+	fuzz_split(data, size, 4, &l);
+	q = l.s[0] ? l.s[0] : "";
+	memset(&v, 0, sizeof(v));
+	if (http_query_param(q, "region", region, sizeof(region)) == 1 && region[0] != '\0')
+		v.region = region;
+	if (http_query_param(q, "lang", lang, sizeof(lang)) == 1 && lang[0] != '\0')
+		v.lang = lang;
+	v.accept = l.s[1];
+	if (v.region == NULL) {
+		unsetenv("CONSENT_COUNTRY_HEADER");
+		unsetenv("CONSENT_GEOIP_DB");
+		env("HTTP_CF_IPCOUNTRY", l.s[2]);
+		env("HTTP_CF_REGION_CODE", l.s[3]);
+		geo_detect(&v.geo);
+	}
+
+	text = fuzz_body(l.rest, l.rest_len);
+	/* What does not parse is logged by resolve_document on every run: look
+	 * first, so that stderr keeps only what matters. */
+	doc = cJSON_Parse(text);
+	valid = cJSON_IsObject(doc);
+	cJSON_Delete(doc);
+	if (valid && (doc = resolve_document(text)) != NULL) {
+		valid = configdoc_validate(doc, err, sizeof(err));
+		FUZZ_CHECK(valid == 0 || valid == -1);
+		FUZZ_CHECK(strnlen(err, sizeof(err)) < sizeof(err));
+		(void)resolve_region(doc, &v);
+		(void)resolve_has_category(doc, "analytics");
+		if ((res = resolve_config(doc, &v, &site)) == NULL)
+			abort();
+		if ((out = cJSON_PrintUnformatted(res)) == NULL)
+			abort();
+		cJSON_free(out);
+		cJSON_Delete(res);
+		cJSON_Delete(doc);
+	}
+	free(text);
+	fuzz_lines_free(&l);
+	return 0;
+}

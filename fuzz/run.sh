@@ -1,0 +1,158 @@
+#!/bin/sh
+# run.sh SECONDS [HARNESS...]: build the libFuzzer harnesses and run each.
+#
+# Builds common/*.c, the generated sources and fuzz/HARNESS.c with clang
+# (-fsanitize=fuzzer,address,undefined) under $FUZZ_BUILD (build/fuzz), then
+# runs each harness for SECONDS (default 60) on its seeds (fuzz/corpus/H/),
+# its saved regressions (tests/fuzz-regressions/H/) and the corpus of
+# earlier runs, which grows in fuzz/out/corpus/H/.  Crashing inputs land in
+# fuzz/out/crashes/H/, each run's output in fuzz/out/logs/H.log, and one
+# line per harness in fuzz/out/summary.txt:
+#
+#   query    seconds=60 execs=1234567 corpus=210 crash=no
+#
+# Exit status 1 when any harness found a crash (or a leak, timeout or
+# out-of-memory, which libFuzzer reports the same way), 2 when the build
+# fails.  Harnesses: query consent scripts lang origin ua geo config
+# (fuzz/README.md says what each reads).
+#
+#   CLANG         the compiler (clang)
+#   FUZZ_BUILD    object directory (build/fuzz)
+#   FUZZ_JOBS     harnesses run at once (1; each uses one core)
+#   FUZZ_FLAGS    more libFuzzer flags, e.g. "-only_ascii=1"
+set -u
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+[ $# -gt 0 ] && shift
+all="query consent scripts lang origin ua geo config"
+harnesses=${*:-$all}
+CLANG=${CLANG:-clang}
+B=${FUZZ_BUILD:-build/fuzz}
+OUT=fuzz/out
+JOBS=${FUZZ_JOBS:-1}
+
+case $secs in
+''|*[!0-9]*) echo "usage: fuzz/run.sh SECONDS [HARNESS...]" >&2; exit 2 ;;
+esac
+if ! command -v "$CLANG" >/dev/null 2>&1; then
+	echo "fuzz: $CLANG not found (apt-get install clang)" >&2
+	exit 2
+fi
+
+# The Makefile's flags, minus -Werror: a newer clang's new warning must not
+# stop a fuzzing run (make check keeps the harnesses warning-free with gcc).
+CPPFLAGS="-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -iquote common -iquote fuzz"
+CPPFLAGS="$CPPFLAGS -DCONSENT_DB_DEFAULT=\"/nonexistent/consent.db\""
+WARN="-Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes \
+-Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual -Wwrite-strings \
+-Wformat=2 -Wvla -Wold-style-definition -Wnull-dereference -Wundef"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+CFLAGS="-std=c11 -g -O1 $WARN"
+LIBS="-lsqlite3 -lcjson -lcrypto -lmaxminddb -lm"
+
+# Compile one source to an object when the object is older than the source
+# or any header.
+compile() { # src obj
+	if [ -f "$2" ] && [ ! "$1" -nt "$2" ] && [ -z "$(find common fuzz -name '*.h' -newer "$2")" ]; then
+		return 0
+	fi
+	mkdir -p "$(dirname "$2")"
+	# shellcheck disable=SC2086
+	$CLANG $CPPFLAGS $CFLAGS $SAN -fsanitize=fuzzer-no-link -c -o "$2" "$1"
+}
+
+build() {
+	${MAKE:-make} -s B="$B" "$B/gen/defaults_data.c" "$B/gen/schema_data.c" \
+	    "$B/gen/trackers_data.c" || return 1
+	objs=""
+	for src in common/*.c "$B"/gen/*.c; do
+		obj=$B/obj/$(basename "$src" .c).o
+		compile "$src" "$obj" || return 1
+		objs="$objs $obj"
+	done
+	rm -f "$B/libfuzzcommon.a"
+	# shellcheck disable=SC2086
+	ar rcs "$B/libfuzzcommon.a" $objs || return 1
+	for h in $harnesses; do
+		if [ ! -f "fuzz/$h.c" ]; then
+			echo "fuzz: no harness fuzz/$h.c (have: $all)" >&2
+			return 1
+		fi
+		# shellcheck disable=SC2086
+		$CLANG $CPPFLAGS $CFLAGS $SAN -fsanitize=fuzzer -o "$B/fuzz-$h" \
+		    "fuzz/$h.c" "$B/libfuzzcommon.a" $LIBS || return 1
+	done
+}
+
+# Per-harness libFuzzer flags: the dictionary and the largest input worth
+# trying (JSON bodies and config documents need room; headers are capped
+# at 8 KiB by http_env, so a little over that shows the cap holds).
+flags() {
+	case $1 in
+	consent|scripts) echo "-dict=fuzz/json.dict -max_len=16384" ;;
+	config) echo "-dict=fuzz/json.dict -max_len=32768" ;;
+	query|ua) echo "-dict=fuzz/text.dict -max_len=9000" ;;
+	*) echo "-dict=fuzz/text.dict -max_len=1024" ;;
+	esac
+}
+
+run() { # harness: runs it, writes $OUT/logs/H.result
+	h=$1
+	mkdir -p "$OUT/corpus/$h" "$OUT/crashes/$h"
+	set -- "$OUT/corpus/$h" "fuzz/corpus/$h"
+	[ -d "tests/fuzz-regressions/$h" ] && set -- "$@" "tests/fuzz-regressions/$h"
+	before=$(ls "$OUT/crashes/$h" | wc -l)
+	# shellcheck disable=SC2046,SC2086
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	"$B/fuzz-$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix="$OUT/crashes/$h/" \
+	    $(flags "$h") ${FUZZ_FLAGS:-} "$@" > "$OUT/logs/$h.log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/logs/$h.log" | tail -n 1)
+	after=$(ls "$OUT/crashes/$h" | wc -l)
+	crash=no
+	if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
+		crash="yes ($(ls -t "$OUT/crashes/$h" | head -n 1 | sed "s|^|$OUT/crashes/$h/|"))"
+	fi
+	printf '%-8s seconds=%s execs=%s corpus=%s crash=%s\n' "$h" "$secs" \
+	    "${execs:-0}" "$(ls "$OUT/corpus/$h" | wc -l | tr -d ' ')" "$crash" \
+	    > "$OUT/logs/$h.result"
+}
+
+mkdir -p "$OUT/logs"
+start=$(date +%s)
+echo "fuzz: building with $CLANG in $B"
+if ! build; then
+	echo "fuzz: build failed" >&2
+	exit 2
+fi
+echo "fuzz: running $(echo $harnesses | wc -w) harness(es) for ${secs}s each, $JOBS at a time"
+running=0
+for h in $harnesses; do
+	rm -f "$OUT/logs/$h.result"
+	run "$h" &
+	running=$((running + 1))
+	if [ "$running" -ge "$JOBS" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+
+: > "$OUT/summary.txt"
+status=0
+for h in $harnesses; do
+	if [ -f "$OUT/logs/$h.result" ]; then
+		cat "$OUT/logs/$h.result" >> "$OUT/summary.txt"
+	else
+		printf '%-8s seconds=%s execs=0 corpus=0 crash=yes (did not run)\n' "$h" "$secs" >> "$OUT/summary.txt"
+	fi
+done
+cat "$OUT/summary.txt"
+if grep -q 'crash=yes' "$OUT/summary.txt"; then
+	echo "fuzz: crash found: see $OUT/logs/ and $OUT/crashes/; save the input under tests/fuzz-regressions/HARNESS/" >&2
+	status=1
+fi
+echo "fuzz: done in $(($(date +%s) - start))s"
+exit $status

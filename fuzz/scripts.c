@@ -1,0 +1,61 @@
+/* scripts.c: the scripts endpoint's body and query, through the code
+ * cgi-bin/scripts uses (CONTRACT 7): valid_parse_body, the site_key check,
+ * scripts_req_check (declared fields, each entry, sync_id from the query or
+ * the body, the tracker database) against the built-in config.
+ *
+ * Input: line 1 the query string, then the request body (NUL bytes kept).
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "request.h"
+#include "resolve.h"
+#include "scripts_req.h"
+#include "valid.h"
+
+static cJSON *doc;                 /* the built-in defaults */
+static struct scripts_report rep;  /* as large as in cgi-bin/scripts: static */
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_lines l;
+	const cJSON *key;
+	cJSON *body;
+	char *buf, *err;
+	int rc;
+
+	if (doc == NULL && (doc = resolve_document(NULL)) == NULL)
+		abort();
+	fuzz_split(data, size, 1, &l);
+	buf = fuzz_body(l.rest, l.rest_len);
+	if ((body = valid_parse_body(buf, l.rest_len)) == NULL)
+		goto out;
+	key = valid_get(body, "site_key");
+	if (!cJSON_IsString(key) || !request_key_ok(key->valuestring))
+		goto out;
+	if ((err = malloc(256)) == NULL)
+		abort();
+	rc = scripts_req_check(body, l.s[0] ? l.s[0] : "", doc, &rep, err, 256);
+	FUZZ_CHECK(rc >= -2 && rc <= 0);
+	if (rc == -1)
+		FUZZ_CHECK(strnlen(err, 256) < 256 && err[0] != '\0');
+	if (rc == 0) {
+		FUZZ_CHECK(rep.n <= SCRIPTS_MAX && rep.page_url != NULL);
+		FUZZ_CHECK(rep.sync_id[0] == '\0' || strlen(rep.sync_id) == 36);
+		for (size_t i = 0; i < rep.n; i++) {
+			FUZZ_CHECK(rep.e[i].domain == rep.domains[i]);
+			for (size_t j = 0; j < i; j++)
+				FUZZ_CHECK(strcmp(rep.domains[i], rep.domains[j]) != 0);
+			for (const char *p = rep.domains[i]; *p != '\0'; p++)
+				FUZZ_CHECK(!(*p >= 'A' && *p <= 'Z'));
+		}
+	}
+	free(err);
+	scripts_req_free(&rep);
+out:
+	cJSON_Delete(body);
+	free(buf);
+	fuzz_lines_free(&l);
+	return 0;
+}

@@ -1,0 +1,257 @@
+# lib.sh: sourced by the deploy suites (t0800 lighttpd, t0810 Apache) after
+# tests/setup.sh.  They start a real server on 127.0.0.1 with the shipped
+# configs and check the API through it with curl.
+#
+#   deploy_init              $T/www (document root), the test database in
+#                            $T/www/data (under the root on purpose: it must
+#                            still not be served), site s1, binaries copied
+#                            to $T/cgi-bin so that an unprivileged server
+#                            user can run them wherever the checkout is
+#   free_port                prints a TCP port nothing listens on
+#   wait_http URL            until the server answers (at most 10 s)
+#   serve_pid PID            remember a server to stop at exit
+#   http [-H HDR]... [-d FILE] METHOD URL
+#                            one request; leaves $T/status, $T/headers and
+#                            $T/body for setup.sh's expect_* helpers
+#   api_checks BASE LABEL    the functional checks through a server
+#   leak_checks BASE LABEL [PATH...]
+#                            paths that must not reach a file
+#   rate_limit_checks BASE LABEL [CMD]
+#                            20 requests pass, the 21st is 429 with
+#                            Retry-After, CMD runs while the client is
+#                            refused, and after Retry-After seconds the
+#                            client is let through again
+#   log_checks FILE... LABEL no sanitizer report in the servers' logs
+
+SITE_ORIGIN=https://example.com
+_servers=""
+
+deploy_cleanup() {
+	[ -n "${KEEP:-}" ] && return
+	for _p in $_servers; do
+		kill -TERM "$_p" 2>/dev/null || continue
+		for _i in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$_p" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -KILL "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	_servers=""
+	rm -rf "$T"
+}
+trap deploy_cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+serve_pid() { _servers="$_servers $1"; }
+
+deploy_init() {
+	chmod 755 "$T"
+	mkdir -p "$T/www/data" "$T/cgi-bin"
+	export CONSENT_DB="$T/www/data/consent.db"
+	ctl init >/dev/null || { notok "consentctl init $CONSENT_DB"; exit 1; }
+	site s1
+	echo '<p>static</p>' > "$T/www/index.html"
+	cp "$BUILD/cgi-bin/config" "$BUILD/cgi-bin/consent" "$BUILD/cgi-bin/scripts" "$T/cgi-bin/"
+	printf '%s' '{"site_key":"s1","anon_id":"visitor-1","categories":{"necessary":true},"event_type":"initial"}' > "$T/consent.json"
+	printf '%s' '{"site_key":"s1","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://www.google-analytics.com/analytics.js","domain":"www.google-analytics.com","category":null,"blocked":false}]}' > "$T/scripts.json"
+	printf '{"site_key":"s1","anon_id":"%s","categories":{},"event_type":"impression"}' \
+	    "$(head -c 70000 /dev/zero | tr '\0' a)" > "$T/big70k.json"
+	head -c 200000 /dev/zero | tr '\0' a > "$T/big200k.json"
+}
+
+# The server's user must write the database and its folder (WAL files).
+deploy_chown() { # USER GROUP
+	chown -R "$1:$2" "$T/www/data"
+}
+
+free_port() {
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		_p=$((20000 + RANDOM % 40000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$_p") 2>/dev/null; then
+			echo "$_p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+wait_http() {
+	for _i in $(seq 50); do
+		curl -s -o /dev/null --max-time 1 "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+http() {
+	_h=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-H) _h+=(-H "$2"); shift 2 ;;
+		-d) _h+=(--data-binary "@$2"); shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_m=$1 _url=$2 _out=$T/body
+	# curl -I reads no body whatever the server sends: the status and
+	# headers of a HEAD are what can be checked.
+	if [ "$_m" = HEAD ]; then _h+=(-I) _out=/dev/null; else _h+=(-X "$_m"); fi
+	: > "$T/body"
+	curl -s --path-as-is --max-time 10 -H 'Expect:' -D "$T/headers.raw" -o "$_out" \
+	    -w '%{http_code}' "${_h[@]}" "$_url" > "$T/status" 2>/dev/null
+	# The answer's headers without the status line and CRs.
+	tr -d '\r' < "$T/headers.raw" | sed '1d' > "$T/headers"
+}
+
+# An error answer that names nothing of the server's files.
+expect_no_leak() { # DESC
+	_s=$(cat "$T/status")
+	case "$_s" in
+	400|403|404) ;;
+	*) notok "$1: status $_s, want 400, 403 or 404"; return ;;
+	esac
+	if grep -aqE 'SQLite format|root:.*:0:0:|ELF|#include|consent_log|CONSENT_DB' "$T/body"; then
+		notok "$1: the body leaks a file"
+	else
+		ok "$1"
+	fi
+}
+
+api_checks() { # BASE LABEL
+	_b=$1/functions/v1 _l=$2
+	_o=(-H "Origin: $SITE_ORIGIN")
+
+	# config
+	http "${_o[@]}" GET "$_b/config?site_key=s1&lang=en"
+	expect_status 200 "$_l: GET config: 200"
+	expect_json '[.site_name, .version]' '["Site s1",0]' "$_l: GET config: the site's resolved config"
+	expect_header Content-Type "application/json; charset=utf-8" "$_l: GET config: Content-Type"
+	expect_header Cache-Control "private, no-store" "$_l: GET config: Cache-Control"
+	expect_header Access-Control-Allow-Origin "$SITE_ORIGIN" "$_l: GET config: CORS echoes the Origin"
+	expect_header Vary "Origin" "$_l: GET config: Vary: Origin"
+	http "${_o[@]}" HEAD "$_b/config?site_key=s1"
+	expect_status 200 "$_l: HEAD config: 200"
+	expect_header Content-Type "application/json; charset=utf-8" "$_l: HEAD config: Content-Type"
+	http "${_o[@]}" GET "$_b/config"
+	expect_error 400 "site_key is required" "$_l: config without site_key: 400"
+	expect_header Access-Control-Allow-Origin "$SITE_ORIGIN" "$_l: CORS on an error"
+	expect_header Cache-Control "private, no-store" "$_l: Cache-Control on an error"
+	http "${_o[@]}" GET "$_b/config?site_key=nosuch"
+	expect_error 404 "Site not found" "$_l: config of an unknown site: 404"
+	http GET "$_b/config?site_key=s1"
+	expect_error 403 "Missing Origin header" "$_l: config without Origin: 403"
+	expect_header Access-Control-Allow-Origin "*" "$_l: no Origin: CORS *"
+	http -H "Origin: https://evil.example.net" GET "$_b/config?site_key=s1"
+	expect_error 403 "Origin not registered for this site" "$_l: config from an unregistered Origin: 403"
+	http "${_o[@]}" -d "$T/consent.json" POST "$_b/config?site_key=s1"
+	expect_error 405 "Method not allowed" "$_l: POST config: 405"
+	check test -n "$(header Allow)" "$_l: 405 has an Allow header"
+
+	# the preflight
+	http "${_o[@]}" -H "Access-Control-Request-Method: POST" \
+	    -H "Access-Control-Request-Headers: content-type" OPTIONS "$_b/consent"
+	expect_status 204 "$_l: OPTIONS preflight: 204"
+	check test ! -s "$T/body" "$_l: OPTIONS preflight: no body"
+	expect_header Access-Control-Allow-Origin "$SITE_ORIGIN" "$_l: preflight echoes the Origin"
+	expect_header Access-Control-Allow-Methods "GET, POST, OPTIONS" "$_l: preflight allows the methods"
+	expect_header Access-Control-Allow-Headers "authorization, x-client-info, apikey, content-type" "$_l: preflight allows the headers"
+	expect_header Access-Control-Max-Age "86400" "$_l: preflight max age"
+
+	# consent
+	_rows=$(ctl consent export s1 | wc -l)
+	http "${_o[@]}" -H "Content-Type: application/json" -d "$T/consent.json" POST "$_b/consent"
+	expect_status 201 "$_l: POST consent: 201"
+	expect_json '.' '{"success":true}' "$_l: POST consent: {\"success\":true}"
+	expect_header Cache-Control "private, no-store" "$_l: POST consent: Cache-Control"
+	http "${_o[@]}" -H "Content-Type: text/plain;charset=UTF-8" -d "$T/consent.json" POST "$_b/consent"
+	expect_status 201 "$_l: POST consent as text/plain (sendBeacon): 201"
+	check test "$(ctl consent export s1 | wc -l)" = $((_rows + 2)) "$_l: the server's user wrote both entries to the database"
+	printf 'not json' > "$T/bad.json"
+	http "${_o[@]}" -d "$T/bad.json" POST "$_b/consent"
+	expect_error 400 "Invalid JSON body" "$_l: POST consent, not JSON: 400"
+	http "${_o[@]}" GET "$_b/consent"
+	expect_error 405 "Method not allowed" "$_l: GET consent: 405"
+	http "${_o[@]}" -H "Content-Type: application/json" -d "$T/big70k.json" POST "$_b/consent"
+	expect_error 413 "Payload too large" "$_l: 70 KB body: 413 from the binary"
+	expect_header Access-Control-Allow-Origin "$SITE_ORIGIN" "$_l: 413 from the binary has CORS"
+	http "${_o[@]}" -H "Content-Type: application/json" -d "$T/big200k.json" POST "$_b/consent"
+	expect_status 413 "$_l: 200 KB body: 413 from the server"
+
+	# scripts
+	http "${_o[@]}" -d "$T/scripts.json" POST "$_b/scripts"
+	expect_status 200 "$_l: POST scripts: 200"
+	expect_json '.' '{"success":true}' "$_l: POST scripts: {\"success\":true}"
+	check test "$(ctl scripts list s1 --json | jq -r '.[0].category')" = analytics "$_l: the report was stored"
+	http "${_o[@]}" -d "$T/scripts.json" POST "$_b/scripts?sync_id=not-a-uuid"
+	expect_error 400 "Invalid sync_id format" "$_l: POST scripts, bad sync_id: 400"
+	http "${_o[@]}" GET "$_b/scripts"
+	expect_error 405 "Method not allowed" "$_l: GET scripts: 405"
+}
+
+leak_checks() { # BASE LABEL [PATH...]: the usual paths and these
+	_b=$1 _l=$2
+	shift 2
+	for _p in /functions/v1/../../etc/passwd /functions/v1/%2e%2e/%2e%2e/etc/passwd \
+	    /functions/v1/config.db /functions/v1/ /functions/v1 /functions/v1/consent.c \
+	    /functions/v1/config/x /functions/v1/CONFIG /functions/v1/.htaccess \
+	    /data/consent.db /data/ "$@"; do
+		http -H "Origin: $SITE_ORIGIN" GET "$_b$_p"
+		expect_no_leak "$_l: GET $_p answers nothing of a file"
+	done
+}
+
+# 20 requests to the three endpoints, spelled several ways, within 10 s;
+# then the 21st and 22nd.
+rate_limit_checks() { # BASE LABEL [CMD]: CMD runs while the client is refused
+	_b=$1/functions/v1 _l=$2
+	_o=(-H "Origin: $SITE_ORIGIN")
+	_t0=$(date +%s%N)
+	_codes=""
+	for _i in $(seq 20); do
+		case $_i in
+		5) http "${_o[@]}" -d "$T/consent.json" POST "$_b/consent" ;;
+		6) http "${_o[@]}" OPTIONS "$_b/scripts" ;;
+		7) http "${_o[@]}" GET "$1/%66unctions/v1/config?site_key=s1" ;;
+		8) http "${_o[@]}" -d "$T/scripts.json" POST "$_b/scripts" ;;
+		*) http "${_o[@]}" GET "$_b/config?site_key=s1" ;;
+		esac
+		_codes="$_codes $(cat "$T/status")"
+	done
+	http "${_o[@]}" GET "$_b/config?site_key=s1"
+	_t1=$(date +%s%N)
+	_ms=$(( (_t1 - _t0) / 1000000 ))
+	case "$_codes" in
+	*429*) notok "$_l: 20 requests within the limit: got$_codes" ;;
+	*) check test "$(echo "$_codes" | tr ' ' '\n' | grep -c '^2')" = 20 "$_l: 20 requests in ${_ms} ms: none refused, all answered 2xx" ;;
+	esac
+	if [ "$_ms" -ge 10000 ]; then
+		skip "$_l: 21 requests took ${_ms} ms, more than the 10 s window: limit not checked"
+		return
+	fi
+	expect_status 429 "$_l: the 21st request within 10 s: 429"
+	_ra=$(header Retry-After)
+	case "$_ra" in
+	[1-9]|10) ok "$_l: 429 sends Retry-After ($_ra s)" ;;
+	*) notok "$_l: 429 sends Retry-After: got '$_ra', want 1 to 10" ;;
+	esac
+	check test -n "$(header Access-Control-Allow-Origin)" "$_l: 429 has CORS, so a browser's script can read it"
+	expect_header Cache-Control "private, no-store" "$_l: 429 is not cached"
+	http "${_o[@]}" -d "$T/consent.json" POST "$_b/consent"
+	expect_status 429 "$_l: the 22nd, to another endpoint: 429 too"
+	[ -n "${3:-}" ] && "$3"
+	case "$_ra" in [1-9]|10) ;; *) return ;; esac
+	sleep "$_ra.3"
+	http "${_o[@]}" GET "$_b/config?site_key=s1"
+	expect_status 200 "$_l: after Retry-After seconds the client gets through again"
+}
+
+log_checks() { # FILE... LABEL
+	_l=${*: -1}
+	_n=$(($# - 1))
+	if cat "${@:1:$_n}" 2>/dev/null | grep -qE 'Sanitizer|runtime error:|valgrind'; then
+		notok "$_l: a sanitizer report in the server's log: $(cat "${@:1:$_n}" | grep -E 'Sanitizer|runtime error:' | head -n 3 | tr '\n' ' ')"
+	else
+		ok "$_l: no sanitizer report in the server's logs"
+	fi
+}

@@ -1,0 +1,144 @@
+#!/bin/bash
+# t0810-deploy-apache.sh: the API through a real Apache on 127.0.0.1 (one
+# foreground process, -X) configured by the shipped apache/ files
+# (CONTRACT 1, 7; spec 8).  Three ports: the vhost snippet as shipped (the
+# rate limit is checked there), the same snippet with the request not
+# counted by mod_qos (the functional checks), and a shared-hosting document
+# root configured only by the shipped htaccess files.
+. "$(dirname "$0")/setup.sh"
+. "$TOP/tests/deploy/lib.sh"
+
+if ! command -v apache2 >/dev/null 2>&1; then
+	skip "apache2 is not installed (sh tools/deps.sh as root): Apache deploy checks not run"
+	exit 0
+fi
+mods=/usr/lib/apache2/modules
+if [ ! -f "$mods/mod_qos.so" ]; then
+	skip "mod_qos is not installed (package libapache2-mod-qos): Apache deploy checks not run"
+	exit 0
+fi
+libpcre=$(ldconfig -p 2>/dev/null | awk '/libpcre\.so\.3 /{ print $NF; exit }')
+if [ -z "$libpcre" ]; then
+	skip "libpcre.so.3 is not installed (package libpcre3), mod_qos cannot load: Apache deploy checks not run"
+	exit 0
+fi
+
+deploy_init
+A=$T/apache
+mkdir -p "$A/run" "$T/www/functions/v1"
+# The vhost: database copies in the document root, refused by their suffix.
+cp "$CONSENT_DB" "$T/www/old.db"
+cp "$CONSENT_DB" "$T/www/old.db-wal"
+# Shared hosting: the binaries uploaded beside the shipped .htaccess, which
+# gets the one line an operator edits (the database path) appended; the
+# database folder guarded by the shipped htaccess-data as it is.
+cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/www/functions/v1/"
+cp "$CONSENT_DB" "$T/www/functions/v1/old.db"
+{ cat "$TOP/apache/htaccess"; echo "SetEnv CONSENT_DB $CONSENT_DB"; } > "$T/www/functions/v1/.htaccess"
+ln -s "$TOP/apache/htaccess-data" "$T/www/data/.htaccess"
+
+# Run as root (CI): Apache serves as an unprivileged user, who must write
+# the database folder and the cgid socket's.
+user_lines=""
+if [ "$(id -u)" -eq 0 ]; then
+	group=nogroup
+	getent group nogroup >/dev/null 2>&1 || group=nobody
+	user_lines="User nobody
+Group $group"
+	deploy_chown nobody "$group"
+	chown nobody:"$group" "$A/run"
+fi
+
+write_conf() { # LIMITED OPEN SHARED
+	cat > "$A/httpd.conf" <<CONF
+ServerRoot "$A"
+PidFile "$A/run/httpd.pid"
+ErrorLog "$A/error.log"
+LogLevel warn
+ServerName 127.0.0.1
+$user_lines
+LoadModule mpm_event_module $mods/mod_mpm_event.so
+LoadModule authz_core_module $mods/mod_authz_core.so
+Listen 127.0.0.1:$1
+Listen 127.0.0.1:$2
+Listen 127.0.0.1:$3
+DocumentRoot "$T/www"
+<Directory />
+	AllowOverride None
+	Require all denied
+</Directory>
+<Files ".ht*">
+	Require all denied
+</Files>
+
+Define CONSENT_MODULES $mods
+Define CONSENT_LIBPCRE $libpcre
+Include "$TOP/apache/consent-server.conf"
+<IfModule cgid_module>
+	ScriptSock "$A/run/cgisock"
+</IfModule>
+
+<VirtualHost 127.0.0.1:$1>
+	Define CONSENT_CGIBIN $T/cgi-bin
+	Define CONSENT_DB_DIR $T/www/data
+	Define CONSENT_DB $CONSENT_DB
+	Include "$TOP/apache/consent.conf"
+</VirtualHost>
+
+<VirtualHost 127.0.0.1:$2>
+	Include "$TOP/apache/consent.conf"
+	# Test only: not counted by mod_qos, for the functional checks.
+	<Directory "$T/cgi-bin">
+		SetEnvIf Request_URI "^" !QS_Limit
+	</Directory>
+</VirtualHost>
+
+<VirtualHost 127.0.0.1:$3>
+	# Shared hosting: only .htaccess files configure the API.
+	<Directory "$T/www">
+		AllowOverride All
+		Require all granted
+	</Directory>
+</VirtualHost>
+CONF
+}
+
+started=""
+for attempt in 1 2 3; do
+	limited=$(free_port) && open=$(free_port) && shared=$(free_port) || break
+	[ "$limited" != "$open" ] && [ "$open" != "$shared" ] && [ "$limited" != "$shared" ] || continue
+	write_conf "$limited" "$open" "$shared"
+	if ! apache2 -t -d "$A" -f "$A/httpd.conf" > "$A/configtest.log" 2>&1; then
+		notok "apache2 -t rejects the shipped config: $(head -n 3 "$A/configtest.log" | tr '\n' ' ')"
+		exit 1
+	fi
+	apache2 -X -d "$A" -f "$A/httpd.conf" > "$A/stderr.log" 2>&1 &
+	pid=$!
+	serve_pid "$pid"
+	if wait_http "http://127.0.0.1:$shared/index.html" && kill -0 "$pid" 2>/dev/null; then
+		started=1
+		break
+	fi
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+done
+if [ -z "$started" ]; then
+	notok "apache2 did not start: $(tail -n 3 "$A/error.log" "$A/stderr.log" 2>/dev/null | tr '\n' ' ')"
+	exit 1
+fi
+ok "$(apache2 -v | sed -n 's/^Server version: //p') serves the shipped configs on 127.0.0.1:$limited, :$open and :$shared"
+
+api_checks "http://127.0.0.1:$open" "apache vhost"
+leak_checks "http://127.0.0.1:$open" "apache vhost" /old.db /old.db-wal
+api_checks "http://127.0.0.1:$shared" "apache .htaccess"
+leak_checks "http://127.0.0.1:$shared" "apache .htaccess" /functions/v1/old.db /data/.htaccess
+
+# mod_qos refuses a limited client every request to the server (documented
+# in docs/deploy.md); the 429 it sends has the headers consent.conf adds.
+while_limited() {
+	http GET "http://127.0.0.1:$limited/"
+	expect_status 429 "apache: mod_qos refuses a limited client every path, not only the API"
+}
+rate_limit_checks "http://127.0.0.1:$limited" "apache" while_limited
+
+log_checks "$A/error.log" "apache"
