@@ -7,6 +7,8 @@
 . "$(dirname "$0")/setup.sh"
 . "$TOP/tests/deploy/lib.sh"
 
+# The servers live in sbin, which a user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 if ! command -v lighttpd >/dev/null 2>&1; then
 	skip "lighttpd is not installed (sh tools/deps.sh as root): lighttpd deploy checks not run"
 	exit 0

@@ -8,6 +8,8 @@
 . "$(dirname "$0")/setup.sh"
 . "$TOP/tests/deploy/lib.sh"
 
+# The servers live in sbin, which a user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 if ! command -v apache2 >/dev/null 2>&1; then
 	skip "apache2 is not installed (sh tools/deps.sh as root): Apache deploy checks not run"
 	exit 0
@@ -94,9 +96,10 @@ Include "$TOP/apache/consent-server.conf"
 </VirtualHost>
 
 <VirtualHost 127.0.0.1:$3>
-	# Shared hosting: only .htaccess files configure the API.
+	# Shared hosting: only .htaccess files configure the API, with the
+	# overrides apache/htaccess says a host must allow.
 	<Directory "$T/www">
-		AllowOverride All
+		AllowOverride Options FileInfo AuthConfig
 		Require all granted
 	</Directory>
 </VirtualHost>

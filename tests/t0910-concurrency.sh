@@ -13,7 +13,7 @@ P=${CONC_WORKERS:-16}     # parallel workers (xargs -P)
 PAIRS=$((N / 4))          # visitors 1..PAIRS send two entries at once
 VISITORS=$((N - PAIRS))
 REPORTS=$((N / 10))       # scripts reports
-SYNCS=10                  # syncs closed by the first reports
+SYNCS=$((REPORTS < 10 ? REPORTS : 10))   # syncs closed by the first reports
 
 ctl site add conc --name Conc --domain example.com --tier paid >/dev/null
 for s in $(seq "$SYNCS"); do ctl sync start conc; done > "$T/syncs"
@@ -41,7 +41,7 @@ scripts)
 	method=POST
 	sync=$(sed -n "${i}p" "$T/syncs")
 	query=${sync:+sync_id=$sync}
-	body="{\"site_key\":\"conc\",\"page_url\":\"https://example.com/s/$i\",\"scripts\":[{\"domain\":\"www.google-analytics.com\",\"blocked\":false},{\"domain\":\"cdn$((i % 5)).example.net\",\"src\":\"https://cdn$((i % 5)).example.net/$i.js\",\"blocked\":true}]}" ;;
+	body="{\"site_key\":\"conc\",\"page_url\":\"https://example.com/s/$i\",\"timestamp\":1763800000000,\"scripts\":[{\"domain\":\"www.google-analytics.com\",\"blocked\":false},{\"domain\":\"cdn$((i % 5)).example.net\",\"src\":\"https://cdn$((i % 5)).example.net/$i.js\",\"blocked\":true}]}" ;;
 esac
 vg=
 if [ "${VALGRIND:-0}" = 1 ] && [ $((i % 25)) = 0 ]; then

@@ -17,17 +17,21 @@
 #   leak_checks BASE LABEL [PATH...]
 #                            paths that must not reach a file
 #   rate_limit_checks BASE LABEL [CMD]
-#                            20 requests pass, the 21st is 429 with
+#                            20 concurrent requests pass, the 21st is 429 with
 #                            Retry-After, CMD runs while the client is
 #                            refused, and after Retry-After seconds the
 #                            client is let through again
 #   log_checks FILE... LABEL no sanitizer report in the servers' logs
 
+if ! command -v curl >/dev/null 2>&1; then
+	skip "curl is not installed: deploy checks not run"
+	exit 0
+fi
+
 SITE_ORIGIN=https://example.com
 _servers=""
 
 deploy_cleanup() {
-	[ -n "${KEEP:-}" ] && return
 	for _p in $_servers; do
 		kill -TERM "$_p" 2>/dev/null || continue
 		for _i in 1 2 3 4 5 6 7 8 9 10; do
@@ -201,32 +205,35 @@ leak_checks() { # BASE LABEL [PATH...]: the usual paths and these
 	done
 }
 
-# 20 requests to the three endpoints, spelled several ways, within 10 s;
-# then the 21st and 22nd.
+# 20 requests to the three endpoints, spelled several ways, sent at once
+# (the servers must count concurrent requests right, and a slow machine
+# still fits them in the window); then the 21st and 22nd.
 rate_limit_checks() { # BASE LABEL [CMD]: CMD runs while the client is refused
 	_b=$1/functions/v1 _l=$2
 	_o=(-H "Origin: $SITE_ORIGIN")
-	_t0=$(date +%s%N)
-	_codes=""
+	_args=()
 	for _i in $(seq 20); do
+		[ "$_i" -gt 1 ] && _args+=(--next)
+		_args+=(-s --path-as-is --max-time 20 -o /dev/null -w '%{http_code}\n' -H 'Expect:' "${_o[@]}")
 		case $_i in
-		5) http "${_o[@]}" -d "$T/consent.json" POST "$_b/consent" ;;
-		6) http "${_o[@]}" OPTIONS "$_b/scripts" ;;
-		7) http "${_o[@]}" GET "$1/%66unctions/v1/config?site_key=s1" ;;
-		8) http "${_o[@]}" -d "$T/scripts.json" POST "$_b/scripts" ;;
-		*) http "${_o[@]}" GET "$_b/config?site_key=s1" ;;
+		5) _args+=(--data-binary "@$T/consent.json" "$_b/consent") ;;
+		6) _args+=(-X OPTIONS "$_b/scripts") ;;
+		7) _args+=("$1/%66unctions/v1/config?site_key=s1") ;;
+		8) _args+=(--data-binary "@$T/scripts.json" "$_b/scripts") ;;
+		*) _args+=("$_b/config?site_key=s1") ;;
 		esac
-		_codes="$_codes $(cat "$T/status")"
 	done
+	_t0=$(date +%s%N)
+	_codes=$(curl -s --parallel --parallel-max 20 "${_args[@]}" 2>/dev/null | tr '\n' ' ')
 	http "${_o[@]}" GET "$_b/config?site_key=s1"
 	_t1=$(date +%s%N)
 	_ms=$(( (_t1 - _t0) / 1000000 ))
-	case "$_codes" in
-	*429*) notok "$_l: 20 requests within the limit: got$_codes" ;;
+	case " $_codes" in
+	*429*) notok "$_l: 20 requests within the limit: got $_codes" ;;
 	*) check test "$(echo "$_codes" | tr ' ' '\n' | grep -c '^2')" = 20 "$_l: 20 requests in ${_ms} ms: none refused, all answered 2xx" ;;
 	esac
-	if [ "$_ms" -ge 10000 ]; then
-		skip "$_l: 21 requests took ${_ms} ms, more than the 10 s window: limit not checked"
+	if [ "$_ms" -ge 9000 ]; then
+		skip "$_l: 21 requests took ${_ms} ms, too close to the 10 s window: limit not checked"
 		return
 	fi
 	expect_status 429 "$_l: the 21st request within 10 s: 429"

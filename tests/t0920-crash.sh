@@ -1,0 +1,150 @@
+#!/bin/bash
+# t0920-crash.sh: consent writers killed with SIGKILL at every write of a
+# request and at random points; afterwards the database opens, passes
+# integrity_check, holds only whole entries, keeps its visitor counts
+# consistent and has every entry that was answered 201 (issue 4; CONTRACT 7).
+#
+# Part 1 (needs strace) kills a writer at the Nth pwrite64, fdatasync,
+# ftruncate, unlink and write of its request, one point per process: inside
+# the transaction, during the commit, during the checkpoint at close and
+# while the reply is written.  Part 2 runs CRASH_WRITERS writer loops at once,
+# each CRASH_ROUNDS fresh processes, and kills two thirds of them after a
+# random delay.  The writers run natively even under VALGRIND=1: a killed
+# process leaves valgrind nothing to report.
+. "$(dirname "$0")/setup.sh"
+
+WRITERS=${CRASH_WRITERS:-4}
+ROUNDS=${CRASH_ROUNDS:-60}
+UA='Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0'
+CATS='{"necessary":true,"functional":false,"analytics":false,"marketing":true}'
+
+ctl site add crash --name Crash --domain example.com --tier paid >/dev/null
+: > "$T/answered"    # ids whose request answered 201
+: > "$T/killed"      # ids whose process died of SIGKILL
+: > "$T/bad"         # ids whose process failed otherwise
+
+# A complete entry: every field checked after the kills is sent.
+body() {
+	printf '{"site_key":"crash","anon_id":"%s","categories":%s,"event_type":"update","event_action":"partial","region":"gdpr","consent_model":"opt_in","time_to_action_ms":1500,"page_url":"https://example.com/k/%s","sdk_version":"1.0.0","language":"de","resolved_language":"de"}' "$1" "$CATS" "$1"
+}
+
+# writer ID [PREFIX...]: one consent POST in a fresh process, as a web server
+# makes it, with PREFIX (e.g. strace) in front; sets $pid, leaves it running.
+writer() {
+	local id=$1
+	shift
+	body "$id" > "$T/req.$id"
+	"$@" env -i REQUEST_METHOD=POST CONTENT_LENGTH="$(wc -c < "$T/req.$id" | tr -d ' ')" \
+	    CONTENT_TYPE=application/json HTTP_ORIGIN=https://example.com \
+	    HTTP_USER_AGENT="$UA" HTTP_CF_IPCOUNTRY=DE REMOTE_ADDR=127.0.0.1 \
+	    CONSENT_DB="$CONSENT_DB" \
+	    ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} \
+	    "$BUILD/cgi-bin/consent" < "$T/req.$id" > "$T/out.$id" 2> "$T/err.$id" &
+	pid=$!
+}
+
+# settle ID RC: file the outcome of a finished writer.
+settle() {
+	if grep -qs '^Status: 201' "$T/out.$1"; then
+		echo "$1" >> "$T/answered"
+	elif [ "$2" = 137 ]; then
+		echo "$1" >> "$T/killed"
+	else
+		echo "$1 rc=$2 $(head -c 80 "$T/out.$1" 2>&1) $(head -n 2 "$T/err.$1" 2>&1 | tr '\n' ' ')" >> "$T/bad"
+	fi
+	rm -f "$T/req.$1"
+}
+
+# --- part 1: a kill at each write system call of one request ------------------
+if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
+	writer probe strace -qq -f -o "$T/trace" -e trace=pwrite64,fdatasync,ftruncate,unlink,write
+	wait "$pid"
+	settle probe $?
+	fixed=0
+	for sc in pwrite64 fdatasync ftruncate unlink write; do
+		n=$(grep -c "^[0-9]* *$sc(" "$T/trace")
+		[ "$sc" = write ] && n=1              # the reply; later writes are not ours
+		for w in $(seq "$n"); do
+			writer "s-$sc-$w" strace -qq -f -o /dev/null -e trace="$sc" -e inject="$sc:signal=KILL:when=$w"
+			{ wait "$pid"; } 2>/dev/null
+			rc=$?
+			settle "s-$sc-$w" "$rc"
+			[ "$rc" = 137 ] && fixed=$((fixed + 1))
+		done
+	done
+	check test "$fixed" -gt 20 "part 1: $fixed writers killed at a write system call (pwrite64, fdatasync, ftruncate, unlink, the reply)"
+	check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA integrity_check')" = ok "part 1: integrity_check ok"
+else
+	fixed=0
+	skip "part 1: strace is not installed (or cannot trace here): no kills at fixed system calls"
+fi
+
+# --- part 2: writer loops killed at random points ---------------------------------
+# Typical time of one request, so that the random delays cover all of it.
+t0=$(date +%s%N)
+for i in 1 2 3; do writer "t-$i"; wait "$pid"; settle "t-$i" $?; done
+per_ms=$((($(date +%s%N) - t0) / 3000000))
+maxdelay=$((per_ms * 2 + 5))
+[ "$maxdelay" -gt 999 ] && maxdelay=999
+
+loop() { # W: ROUNDS fresh writers, two thirds killed after 0..maxdelay ms
+	local i id ms rc
+	for i in $(seq "$ROUNDS"); do
+		id="r$1-$i"
+		writer "$id"
+		if [ $((RANDOM % 3)) -ne 0 ]; then
+			ms=$((RANDOM % maxdelay))
+			sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+			# Not yet waited for, so $pid is still our child (or its zombie).
+			kill -KILL "$pid" 2>/dev/null
+		fi
+		{ wait "$pid"; } 2>/dev/null    # no "Killed" notice from bash
+		rc=$?
+		settle "$id" "$rc"
+	done
+}
+for w in $(seq "$WRITERS"); do loop "$w" & done
+wait
+random=$(grep -c '^r' "$T/killed")
+check test "$random" -gt $((WRITERS * ROUNDS / 3)) "part 2: $random of $((WRITERS * ROUNDS)) writers killed at random points (up to ${maxdelay} ms)"
+
+# --- what the kills left ----------------------------------------------------------
+check test ! -s "$T/bad" "every writer not killed answered 201 and exited 0$( [ -s "$T/bad" ] && echo ": $(head -n 3 "$T/bad" | tr '\n' ' ')")"
+q() { sqlite3 "$CONSENT_DB" "$1" 2>&1; }
+check test "$(q 'PRAGMA integrity_check')" = ok "the database opens and integrity_check is ok"
+check test "$(q 'PRAGMA foreign_key_check' | wc -l | tr -d ' ')" = 0 "foreign_key_check finds nothing"
+stored=$(q 'SELECT count(*) FROM consent_log')
+check test "$stored" -ge "$(wc -l < "$T/answered")" "at least as many entries ($stored) as 201 answers ($(wc -l < "$T/answered" | tr -d ' '))"
+check test "$(q "SELECT count(*) FROM consent_log WHERE site_id IS NULL OR created_at IS NULL
+    OR anon_id_hash IS NULL OR categories IS NULL OR event_type IS NULL OR published_version IS NULL
+    OR device_type IS NULL")" = 0 "no NULL in a NOT NULL column"
+check test "$(q "SELECT count(*) FROM consent_log WHERE event_action IS NULL OR region IS NULL
+    OR consent_model IS NULL OR time_to_action_ms IS NULL OR page_url IS NULL OR sdk_version IS NULL
+    OR language IS NULL OR resolved_language IS NULL OR browser IS NULL OR os IS NULL OR country IS NULL")" = 0 \
+    "every entry has every field that was sent, and its enrichment (browser, os, country)"
+check test "$(q "SELECT count(*) FROM consent_log WHERE NOT json_valid(categories)
+    OR json_type(categories) != 'object' OR categories != '$CATS'")" = 0 "categories of every entry parse as the JSON object sent"
+check test "$(q "SELECT count(*) FROM consent_log WHERE length(anon_id_hash) != 64
+    OR anon_id_hash GLOB '*[^0-9a-f]*'")" = 0 "anon_id_hash of every entry is 64 lower-case hex digits"
+check test "$(q "SELECT count(*) FROM consent_log WHERE created_at NOT GLOB
+    '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'")" = 0 "created_at of every entry is whole"
+check test "$(q 'SELECT count(*) = count(DISTINCT anon_id_hash) FROM consent_log')" = 1 "no entry stored twice"
+check test "$(q "SELECT count(*) FROM mau_counts c WHERE c.visitors !=
+      (SELECT count(*) FROM mau_visitors v WHERE v.site_id = c.site_id AND v.month = c.month)
+   OR c.visitors != (SELECT count(DISTINCT anon_id_hash) FROM consent_log l
+      WHERE l.site_id = c.site_id AND substr(l.created_at, 1, 7) = c.month)")" = 0 \
+    "mau_counts = rows of mau_visitors = COUNT(DISTINCT anon_id_hash) of the month's entries"
+check test "$(q 'SELECT count(*) FROM mau_counts')" -ge 1 "mau_counts has the month"
+
+# Every request that answered 201 is stored.
+while read -r id; do printf '%s' "$id" | sha256sum | cut -d' ' -f1; done < "$T/answered" | sort > "$T/want"
+q 'SELECT anon_id_hash FROM consent_log' | sort > "$T/got"
+missing=$(comm -23 "$T/want" "$T/got" | wc -l | tr -d ' ')
+check test "$missing" = 0 "every one of the $(wc -l < "$T/want" | tr -d ' ') requests answered 201 is stored (missing: $missing)"
+
+ctl consent export crash > "$T/export"
+check test "$(jq -c . "$T/export" | wc -l | tr -d ' ')" = "$stored" "consentctl exports every entry as JSON"
+cgi POST consent "" "$(body after)"
+expect_status 201 "a write after the kills: 201"
+check test "$(q 'PRAGMA integrity_check')" = ok "integrity_check ok after the next write"
+ok "figure: $((fixed + random)) SIGKILLs survived ($fixed at fixed system calls, $random at random points), $stored entries whole"
