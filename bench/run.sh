@@ -33,6 +33,7 @@
 # the empty database (BENCH_VARIANT_1M=1: on both), interleaved with the
 # floor and with this tree's own build as config, consent and scripts.
 # BENCH_SCENARIOS="floor config ..." narrows the tree's own scenarios.
+# BENCH_CGI=DIR and BENCH_CTL=PATH use those builds instead of building.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,19 +64,27 @@ if [ "${BENCH_STATIC_CJSON:-auto}" != 0 ]; then
 	cjson_a=$(sh bench/cjson.sh "$B/cjson" 2>"$W/cjson.log") || cjson_a=
 	[ -n "$cjson_a" ] || say "no cJSON archive (see $W/cjson.log): cJSON and glibc stay shared"
 fi
-say "building the endpoints in $B (STATIC=1${cjson_a:+, CJSON_A=$cjson_a})"
-make -s -j2 B="$B" STATIC=1 ${cjson_a:+CJSON_A="$cjson_a"} \
-    "$B/cgi-bin/config" "$B/cgi-bin/consent" "$B/cgi-bin/scripts" "$B/tools/consentctl" \
-    >"$W/build.log" 2>&1 || { cat "$W/build.log" >&2; die "build failed"; }
+targets=
+[ -n "${BENCH_CGI:-}" ] || targets="$B/cgi-bin/config $B/cgi-bin/consent $B/cgi-bin/scripts"
+[ -n "${BENCH_CTL:-}" ] || targets="$targets $B/tools/consentctl"
+if [ -n "$targets" ]; then
+	say "building $targets (STATIC=1${cjson_a:+, CJSON_A=$cjson_a})"
+	# shellcheck disable=SC2086
+	make -s -j2 B="$B" STATIC=1 ${cjson_a:+CJSON_A="$cjson_a"} $targets \
+	    >"$W/build.log" 2>&1 || { cat "$W/build.log" >&2; die "build failed"; }
+fi
 mkdir -p "$W/floor" "$W/www"
 cc -std=c11 -O2 -static -o "$W/floor/hello" bench/hello.c || die "cannot link the static floor"
 cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -o "$W/spawn" bench/spawn.c
 CGI=$top/$B/cgi-bin
+CTL=$top/$B/tools/consentctl
+[ -z "${BENCH_CGI:-}" ] || CGI=$(cd "$BENCH_CGI" && pwd)
+[ -z "${BENCH_CTL:-}" ] || CTL=$BENCH_CTL
 link_mode=$(file -b "$CGI/consent" 2>/dev/null | grep -o 'statically linked\|dynamically linked' || true)
 [ -n "$link_mode" ] || link_mode="(file(1) not installed)"
 
 # --- 2. databases ---------------------------------------------------------
-ctl() { "$B/tools/consentctl" --db "$W/empty-pristine.db" "$@"; }
+ctl() { "$CTL" --db "$W/empty-pristine.db" "$@"; }
 rm -f "$W"/empty-pristine.db*
 ctl init >/dev/null
 ctl site add bench --name "Bench site" --domain bench.example --mau-cap 1000000000 >/dev/null

@@ -99,14 +99,14 @@ main(void)
 	http_req_init(&req);
 	resp_init(&resp, &req, "GET, HEAD, OPTIONS");
 	if (request_method(&req, &resp, 1, 0) != 0)
-		return 0;
+		goto done;
 	if (http_query_param(req.query, "site_key", key, sizeof(key)) != 1 ||
 	    !request_key_ok(key)) {
 		resp_error(&resp, 400, "site_key is required");
-		return 0;
+		goto done;
 	}
 	if (request_site(&req, &resp, key, STORE_READ, 1, &st, &site) != 0)
-		return 0;
+		goto done;
 	if (over_cap(st, &site, &over) != 0) {
 		resp_error(&resp, 500, "Internal server error");
 		goto out;
@@ -123,12 +123,14 @@ main(void)
 	if (http_query_param(req.query, "lang", lang, sizeof(lang)) == 1 && lang[0] != '\0')
 		v.lang = lang;
 	v.accept = http_env("HTTP_ACCEPT_LANGUAGE");
-	if (v.region == NULL)
+	if (v.region == NULL)  /* CONTRACT 5.1: the parameter skips detection */
 		geo_detect(&v.geo);
 	if (reply_config(&resp, &site, &v) != 0)
 		resp_error(&resp, 500, "Internal server error");
 out:
 	store_site_clear(&site);
 	store_close(st);
+done:
+	http_finish(&req);
 	return 0;
 }

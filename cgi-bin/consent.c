@@ -50,18 +50,6 @@ record(struct store *st, const struct site *site, const cJSON *body)
 	return rc;
 }
 
-static int
-reply_success(struct resp *resp)
-{
-	cJSON *ok = cJSON_CreateObject();
-	int rc = -1;
-
-	if (ok != NULL && cJSON_AddTrueToObject(ok, "success") != NULL)
-		rc = resp_json(resp, 201, ok);
-	cJSON_Delete(ok);
-	return rc;
-}
-
 int
 main(void)
 {
@@ -86,13 +74,13 @@ main(void)
 		resp_error(&resp, 500, "Internal server error");
 	else if (consent_req_check(body, doc, err, sizeof(err)) != 0)
 		resp_error(&resp, 400, err);
-	else if (record(st, &site, body) != 0 || reply_success(&resp) != 0)
+	else if (record(st, &site, body) != 0 || resp_success(&resp, 201) != 0)
 		resp_error(&resp, 500, "Internal server error");
 	store_site_clear(&site);
 	store_close(st);
 done:
 	cJSON_Delete(doc);
 	cJSON_Delete(body);
-	http_req_free(&req);
+	http_finish(&req);
 	return 0;
 }

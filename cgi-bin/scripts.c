@@ -8,18 +8,6 @@
 #include "scripts_req.h"
 #include "store.h"
 
-static int
-reply_success(struct resp *resp)
-{
-	cJSON *ok = cJSON_CreateObject();
-	int rc = -1;
-
-	if (ok != NULL && cJSON_AddTrueToObject(ok, "success") != NULL)
-		rc = resp_json(resp, 200, ok);
-	cJSON_Delete(ok);
-	return rc;
-}
-
 int
 main(void)
 {
@@ -49,7 +37,7 @@ main(void)
 		resp_error(&resp, rc == -1 ? 400 : 500, rc == -1 ? err : "Internal server error");
 	else if (store_scripts_report(st, site.id, rep.page_url, rep.e, rep.n,
 	    rep.sync_id[0] ? rep.sync_id : NULL, rep.error) != STORE_OK ||
-	    reply_success(&resp) != 0)
+	    resp_success(&resp, 200) != 0)
 		resp_error(&resp, 500, "Internal server error");
 	store_site_clear(&site);
 	store_close(st);
@@ -57,6 +45,6 @@ done:
 	scripts_req_free(&rep);
 	cJSON_Delete(doc);
 	cJSON_Delete(body);
-	http_req_free(&req);
+	http_finish(&req);
 	return 0;
 }

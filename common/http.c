@@ -41,7 +41,9 @@ http_req_init(struct http_req *r)
 	r->origin = http_env("HTTP_ORIGIN");
 }
 
-/* CONTENT_LENGTH is 1*digit (RFC 3875 4.1.2); anything else is refused. */
+/* CONTENT_LENGTH is 1*digit (RFC 3875 4.1.2); anything else is refused.
+ * Values past DRAIN_MAX saturate at DRAIN_MAX + 1 (more than any body we
+ * read or drain), so no digit string overflows. */
 static int
 parse_length(const char *s, size_t *out)
 {
@@ -52,9 +54,9 @@ parse_length(const char *s, size_t *out)
 	for (; *s != '\0'; s++) {
 		if (*s < '0' || *s > '9')
 			return -1;
-		if (n > BODY_MAX)  /* keep going only to reject trailing junk */
-			continue;
 		n = n * 10 + (size_t)(*s - '0');
+		if (n > DRAIN_MAX)  /* keep going only to reject trailing junk */
+			n = DRAIN_MAX + 1;
 	}
 	*out = n;
 	return 0;
@@ -86,16 +88,34 @@ http_read_body(struct http_req *r)
 			break;
 		got += (size_t)n;
 	}
+	r->consumed = got;
 	r->body[got] = '\0';
 	r->body_len = got;
 	return got == want ? HTTP_OK : HTTP_E_SHORT;
 }
 
 void
-http_req_free(struct http_req *r)
+http_finish(struct http_req *r)
 {
+	const char *cl = getenv("CONTENT_LENGTH");
+	size_t want = 0;
+	char buf[4096];
+
 	free(r->body);
 	r->body = NULL;
+	if (cl == NULL || parse_length(cl, &want) != 0)
+		return;
+	if (want > DRAIN_MAX)
+		want = DRAIN_MAX;
+	while (r->consumed < want) {
+		size_t n = want - r->consumed;
+		ssize_t got = read(STDIN_FILENO, buf, n < sizeof(buf) ? n : sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		r->consumed += (size_t)got;
+	}
 }
 
 static int

@@ -20,6 +20,7 @@ struct http_req {
 	const char *origin;  /* HTTP_ORIGIN as sent, NULL when absent */
 	char *body;          /* owned, NUL-terminated; NULL before http_read_body */
 	size_t body_len;
+	size_t consumed;     /* bytes of stdin read so far */
 };
 
 /* Fill r from the environment; reads nothing from stdin. */
@@ -31,7 +32,14 @@ void http_req_init(struct http_req *r);
  */
 enum http_err http_read_body(struct http_req *r);
 
-void http_req_free(struct http_req *r);
+/*
+ * End of the request: read and discard what is left of CONTENT_LENGTH (at
+ * most DRAIN_MAX bytes), then free.  A CGI that exits with its input unread
+ * has its answer cut off by Apache's mod_cgid, so every endpoint calls this
+ * after replying, whatever it answered.  Never reads without a
+ * CONTENT_LENGTH (stdin may be a terminal).
+ */
+void http_finish(struct http_req *r);
 
 /*
  * Find parameter name in an application/x-www-form-urlencoded query string

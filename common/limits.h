@@ -7,6 +7,11 @@
  * entries with 2000-character URLs can exceed 64 KiB only by abuse. */
 #define BODY_MAX 65536
 
+/* What is read and thrown away of a body that was refused or not needed,
+ * so the server does not cut the answer short (http_finish): the servers'
+ * shipped limits (LimitRequestBody, server.max-request-size) are 128 KiB. */
+#define DRAIN_MAX 131072
+
 /* Site keys are 1 to 64 characters of A-Za-z0-9_- (CONTRACT 3). */
 #define SITE_KEY_MAX 64
 

@@ -186,7 +186,7 @@ overlay_strings(cJSON *dst, const cJSON *src)
 		cJSON *s = cJSON_CreateString(e->valuestring);
 		if (s == NULL)
 			return -1;
-		if (cJSON_HasObjectItem(dst, e->string))
+		if (cJSON_GetObjectItemCaseSensitive(dst, e->string) != NULL)
 			cJSON_ReplaceItemInObjectCaseSensitive(dst, e->string, s);
 		else
 			cJSON_AddItemToObject(dst, e->string, s);
@@ -239,7 +239,7 @@ resolve_ui(const cJSON *doc, const cJSON *builtin, const char *lang)
 	    overlay_strings(out, base) != 0 ||
 	    overlay_strings(out, obj_of(translation(doc, lang), "ui")) != 0)
 		goto fail;
-	if (!cJSON_HasObjectItem(out, "required") &&
+	if (cJSON_GetObjectItemCaseSensitive(out, "required") == NULL &&
 	    cJSON_AddStringToObject(out, "required", "Required") == NULL)
 		goto fail;
 	return out;
@@ -335,7 +335,7 @@ fail:
 cJSON *
 resolve_document(const char *published)
 {
-	cJSON *doc = published ? cJSON_Parse(published) : defaults_config();
+	cJSON *doc = published ? cJSON_ParseWithOpts(published, NULL, 1) : defaults_config();
 
 	if (doc != NULL && !cJSON_IsObject(doc)) {
 		cJSON_Delete(doc);

@@ -132,6 +132,22 @@ resp_error(struct resp *r, int status, const char *msg)
 }
 
 int
+resp_success(struct resp *r, int status)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc;
+
+	if (o == NULL || cJSON_AddTrueToObject(o, "success") == NULL) {
+		cJSON_Delete(o);
+		log_error("out of memory building the reply");
+		return resp_error(r, 500, "Internal server error");
+	}
+	rc = resp_json(r, status, o);
+	cJSON_Delete(o);
+	return rc;
+}
+
+int
 resp_nocontent(struct resp *r)
 {
 	return send_reply(r, 204, NULL);

@@ -34,6 +34,9 @@ int resp_json(struct resp *r, int status, const cJSON *body);
 /* {"error": msg} with status; 405 adds the Allow header. */
 int resp_error(struct resp *r, int status, const char *msg);
 
+/* {"success": true} with status (201 consent, 200 scripts). */
+int resp_success(struct resp *r, int status);
+
 /* 204 No Content with the CORS headers: the OPTIONS preflight. */
 int resp_nocontent(struct resp *r);
 

@@ -36,7 +36,7 @@ leaks=1
 [ "${FUZZ_NO_LEAKS:-0}" = 1 ] && leaks=0
 
 case $secs in
-''|*[!0-9]*) echo "usage: fuzz/run.sh SECONDS [HARNESS...]" >&2; exit 2 ;;
+''|0|*[!0-9]*) echo "usage: fuzz/run.sh SECONDS [HARNESS...]" >&2; exit 2 ;;
 esac
 if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "fuzz: $CLANG not found (apt-get install clang)" >&2
