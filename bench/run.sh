@@ -109,10 +109,19 @@ fi
 
 # Fresh working copies for every round: the "empty" log stays (nearly) empty
 # and the 1M one holds exactly what gen.sql made plus one round of writes.
+# Each variant has its own copies, so one build's WAL handling never meets
+# another's.
+fresh_db() { # pristine copy
+	rm -f "$2" "$2-wal" "$2-shm" "$2-journal"
+	cp "$1" "$2"
+}
 fresh_dbs() {
-	rm -f "$W"/empty.db* "$W"/big.db*
-	cp "$W/empty-pristine.db" "$W/empty.db"
-	cp "$big" "$W/big.db"
+	fresh_db "$W/empty-pristine.db" "$W/empty.db"
+	fresh_db "$big" "$W/big.db"
+	for v in $VARIANT_DIRS; do
+		fresh_db "$W/empty-pristine.db" "$W/empty-${v%%=*}.db"
+		[ "${BENCH_VARIANT_1M:-0}" != 1 ] || fresh_db "$big" "$W/big-${v%%=*}.db"
+	done
 }
 
 # --- 3. lighttpd ----------------------------------------------------------
@@ -170,8 +179,8 @@ CONF
 		conf_block "" "$CGI" "$W/empty.db"
 		conf_block "/big" "$CGI" "$W/big.db"
 		for v in $VARIANT_DIRS; do
-			conf_block "/v/${v%%=*}" "${v#*=}" "$W/empty.db"
-			conf_block "/v/${v%%=*}/big" "${v#*=}" "$W/big.db"
+			conf_block "/v/${v%%=*}" "${v#*=}" "$W/empty-${v%%=*}.db"
+			conf_block "/v/${v%%=*}/big" "${v#*=}" "$W/big-${v%%=*}.db"
 		done
 	} > "$conf"
 }
@@ -236,7 +245,10 @@ binary_of() {
 	for d in $VARIANT_DIRS; do [ "${d%%=*}" != "$v" ] || dir=${d#*=}; done
 	echo "$dir/$(endpoint_of "$1")"
 }
-db_of() { case ${1%@*} in *_1m) echo "$W/big.db" ;; *) echo "$W/empty.db" ;; esac; }
+db_of() {
+	v=$(variant_of "$1")
+	case ${1%@*} in *_1m) echo "$W/big${v:+-$v}.db" ;; *) echo "$W/empty${v:+-$v}.db" ;; esac
+}
 
 # One request of each scenario must answer what it should before any timing.
 preflight() {
