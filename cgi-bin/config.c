@@ -68,7 +68,8 @@ reply_disabled(struct resp *resp)
 static int
 reply_config(struct resp *resp, const struct site *site, const struct visitor *v)
 {
-	struct site_facts facts = { site->name, site->free_tier, site->version };
+	struct site_facts facts = { site->name, site->free_tier, site->version,
+	    site->document == NULL };
 	cJSON *doc, *body = NULL;
 	int rc = -1;
 

@@ -286,11 +286,13 @@ fail:
 cJSON *
 resolve_config(const cJSON *doc, const struct visitor *v, const struct site_facts *site)
 {
-	cJSON *out = NULL, *builtin = NULL, *item;
-	const cJSON *region, *rules;
+	cJSON *out = NULL, *owned = NULL, *item;
+	const cJSON *builtin, *region, *rules;
 	const char *lang, *rid;
 
-	if ((builtin = defaults_config()) == NULL)
+	if (site->doc_is_builtin)
+		builtin = doc;
+	else if ((builtin = owned = defaults_config()) == NULL)
 		return NULL;
 	region = resolve_region(doc, v);
 	rid = region ? str_of(region, "id") : NULL;
@@ -322,13 +324,13 @@ resolve_config(const cJSON *doc, const struct visitor *v, const struct site_fact
 	item = rules ? cJSON_CreateArrayReference(rules->child) : cJSON_CreateArray();
 	if (item == NULL || !cJSON_AddItemToObject(out, "scriptRules", item))
 		goto fail_item;
-	cJSON_Delete(builtin);
+	cJSON_Delete(owned);
 	return out;
 fail_item:
 	cJSON_Delete(item);
 fail:
 	cJSON_Delete(out);
-	cJSON_Delete(builtin);
+	cJSON_Delete(owned);
 	return NULL;
 }
 

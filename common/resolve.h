@@ -19,6 +19,7 @@ struct site_facts {
 	const char *name;
 	int free_tier;
 	int64_t version;        /* 0: unpublished */
+	int doc_is_builtin;     /* doc is defaults_config(): not parsed twice */
 };
 
 /*

@@ -32,7 +32,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_lines l;
 	struct visitor v;
-	struct site_facts site = { "Fuzz site", 1, 3 };
+	struct site_facts site = { "Fuzz site", 1, 3, 0 };
 	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1], err[512];
 	const char *q;
 	char *text, *out;

@@ -60,10 +60,11 @@ if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null
 	writer probe strace -qq -f -o "$T/trace" -e trace=pwrite64,fdatasync,ftruncate,unlink,write
 	wait "$pid"
 	settle probe $?
-	fixed=0
+	fixed=0 planned=0
 	for sc in pwrite64 fdatasync ftruncate unlink write; do
 		n=$(grep -c "^[0-9]* *$sc(" "$T/trace")
 		[ "$sc" = write ] && n=1              # the reply; later writes are not ours
+		planned=$((planned + n))
 		for w in $(seq "$n"); do
 			writer "s-$sc-$w" strace -qq -f -o /dev/null -e trace="$sc" -e inject="$sc:signal=KILL:when=$w"
 			{ wait "$pid"; } 2>/dev/null
@@ -72,7 +73,8 @@ if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null
 			[ "$rc" = 137 ] && fixed=$((fixed + 1))
 		done
 	done
-	check test "$fixed" -gt 20 "part 1: $fixed writers killed at a write system call (pwrite64, fdatasync, ftruncate, unlink, the reply)"
+	# A point can vanish when an earlier kill changed the sequence (a hot WAL).
+	check test "$fixed" -ge $((planned / 2)) "part 1: $fixed writers killed at $planned write system calls (pwrite64, fdatasync, ftruncate, unlink, the reply)"
 	check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA integrity_check')" = ok "part 1: integrity_check ok"
 else
 	fixed=0
@@ -80,12 +82,18 @@ else
 fi
 
 # --- part 2: writer loops killed at random points ---------------------------------
-# Typical time of one request, so that the random delays cover all of it.
-t0=$(date +%s%N)
-for i in 1 2 3; do writer "t-$i"; wait "$pid"; settle "t-$i" $?; done
-per_ms=$((($(date +%s%N) - t0) / 3000000))
-maxdelay=$((per_ms * 2 + 5))
-[ "$maxdelay" -gt 999 ] && maxdelay=999
+# The shortest of five requests bounds the delays, so that nearly every kill
+# lands while the process runs, however busy the machine.
+maxdelay=999
+for i in 1 2 3 4 5; do
+	t0=$(date +%s%N)
+	writer "t-$i"
+	wait "$pid"
+	settle "t-$i" $?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$ms" -lt "$maxdelay" ] && maxdelay=$ms
+done
+[ "$maxdelay" -lt 2 ] && maxdelay=2
 
 loop() { # W: ROUNDS fresh writers, two thirds killed after 0..maxdelay ms
 	local i id ms rc
@@ -106,7 +114,7 @@ loop() { # W: ROUNDS fresh writers, two thirds killed after 0..maxdelay ms
 for w in $(seq "$WRITERS"); do loop "$w" & done
 wait
 random=$(grep -c '^r' "$T/killed")
-check test "$random" -gt $((WRITERS * ROUNDS / 3)) "part 2: $random of $((WRITERS * ROUNDS)) writers killed at random points (up to ${maxdelay} ms)"
+check test "$random" -ge $((WRITERS * ROUNDS / 3)) "part 2: $random of $((WRITERS * ROUNDS)) writers killed at random points (up to ${maxdelay} ms)"
 
 # --- what the kills left ----------------------------------------------------------
 check test ! -s "$T/bad" "every writer not killed answered 201 and exited 0$( [ -s "$T/bad" ] && echo ": $(head -n 3 "$T/bad" | tr '\n' ' ')")"
