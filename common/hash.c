@@ -7,9 +7,12 @@
 
 /*
  * EVP_Digest with the default provider's SHA-256.  OpenSSL is initialised
- * without reading openssl.cnf (OPENSSL_INIT_NO_LOAD_CONFIG): a CGI process
- * needs no engine or provider configuration, and parsing the file is start-up
- * cost on every request.
+ * with only what one digest needs, because each CGI process pays for its
+ * initialisation once per request: no openssl.cnf (no engine or provider
+ * configuration to read), and none of the legacy name tables of every
+ * cipher and digest (OPENSSL_INIT_NO_ADD_ALL_*), which EVP does not use to
+ * fetch SHA-256 from the provider.  Together about 0.5 ms per process
+ * (docs/performance.md).
  */
 int
 hash_sha256_hex(const void *data, size_t len, char out[65])
@@ -18,7 +21,8 @@ hash_sha256_hex(const void *data, size_t len, char out[65])
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 
-	if (!OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL) ||
+	if (!OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+	    OPENSSL_INIT_NO_ADD_ALL_DIGESTS, NULL) ||
 	    !EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32) {
 		log_error("SHA-256 failed");
 		return -1;
