@@ -68,6 +68,12 @@
  * timeout of Apache and lighttpd. */
 #define DB_BUSY_TIMEOUT_MS 30000
 
+/* WAL frames (pages) after which a commit checkpoints and truncates the WAL
+ * (store.c): every process that opens the database first reads the whole
+ * WAL, so it is kept to a few writes' worth (a consent adds about 5 frames);
+ * 16 to 64 measured alike, 1 (every commit) and 256 slower. */
+#define WAL_CHECKPOINT_FRAMES 32
+
 /* Monthly active user cap of free-tier sites without one of their own
  * (CONTRACT 2), overridable with CONSENT_MAU_CAP. */
 #define MAU_CAP_DEFAULT 1000
