@@ -53,6 +53,29 @@ busy_wait(void *arg, int count)
 }
 
 /*
+ * After a commit that leaves WAL_CHECKPOINT_FRAMES or more frames in the
+ * WAL: checkpoint and truncate the WAL to zero bytes.  SQLite's automatic
+ * checkpoint does not work for processes that each open the database once:
+ * the first connection rebuilds the WAL index from the whole WAL, which
+ * forgets what was checkpointed, so the WAL never restarts, grows without
+ * bound, and every request reads all of it.  The checkpoint waits for no
+ * one (no busy handler): when other connections are busy it copies what it
+ * can and leaves the truncation to a later commit, and while connections
+ * overlap their shared WAL index lets SQLite restart the WAL itself.
+ */
+static int
+wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	(void)arg;
+	if (frames >= WAL_CHECKPOINT_FRAMES) {
+		sqlite3_busy_handler(db, NULL, NULL);
+		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+		sqlite3_busy_handler(db, busy_wait, NULL);
+	}
+	return SQLITE_OK;
+}
+
+/*
  * One way in (Fossil db.c): explicit open flags, no shared cache, no URI
  * filenames, and the connection hardened before the first statement runs.
  * A missing file is an error for STORE_READ and STORE_WRITE: the endpoints
@@ -85,6 +108,8 @@ db_open(const char *path, enum store_mode mode, sqlite3 **out)
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, busy_wait, NULL);
+	if (mode != STORE_READ)
+		sqlite3_wal_hook(db, wal_checkpoint, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);

@@ -19,25 +19,6 @@ store_default_path(void)
 	return (p != NULL && *p != '\0') ? p : CONSENT_DB_DEFAULT;
 }
 
-/*
- * After a commit that leaves WAL_CHECKPOINT_FRAMES or more frames in the
- * WAL: checkpoint everything and truncate the WAL to zero bytes.  SQLite's
- * own automatic checkpoint (PASSIVE, at 1000 frames) does not work for
- * processes that each open the database once: the first connection of a
- * process rebuilds the WAL index by reading the whole WAL, which forgets
- * what was checkpointed, so the WAL is never restarted, grows without
- * bound, and every request reads all of it.  A checkpoint that cannot run
- * now (busy) is left to a later commit; the entry is committed either way.
- */
-static int
-wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
-{
-	(void)arg;
-	if (frames >= WAL_CHECKPOINT_FRAMES)
-		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-	return SQLITE_OK;
-}
-
 int
 store_open(struct store **out, const char *path, enum store_mode mode)
 {
@@ -55,8 +36,6 @@ store_open(struct store **out, const char *path, enum store_mode mode)
 		free(st);
 		return STORE_ERROR;
 	}
-	if (mode != STORE_READ)
-		sqlite3_wal_hook(st->db, wal_checkpoint, NULL);
 	*out = st;
 	return STORE_OK;
 }
