@@ -37,6 +37,28 @@ CREATE TABLE IF NOT EXISTS configs (
 	UNIQUE (site_id, version)
 );
 
+-- What a config request would otherwise compute from the published
+-- document, computed by `consentctl config publish` (and by `consentctl init`
+-- for every live version), so that a request parses no document:
+-- the skeleton is the document cut to what picks a region and a language
+-- (regions' ids, countries, subdivisions and default languages; the
+-- languages; the category ids), script_rules its scriptRules array, and one
+-- answer per region ('' for none) and language holds the resolved
+-- sdkCategories, resolvedRegion, resolvedLanguage, resolvedContent and
+-- resolvedUi.  A version without them is resolved from its document.
+CREATE TABLE IF NOT EXISTS config_skeletons (
+	config_id    INTEGER PRIMARY KEY REFERENCES configs(id),
+	skeleton     TEXT NOT NULL,
+	script_rules TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS config_answers (
+	config_id    INTEGER NOT NULL REFERENCES configs(id),
+	region       TEXT NOT NULL,
+	language     TEXT NOT NULL,
+	answer       TEXT NOT NULL,
+	PRIMARY KEY (config_id, region, language)
+) WITHOUT ROWID;
+
 -- The consent log: one row per decision or impression, never updated.
 -- Optional request fields are NULL when the client did not send them.
 CREATE TABLE IF NOT EXISTS consent_log (
@@ -113,4 +135,4 @@ CREATE TABLE IF NOT EXISTS syncs (
 	finished_at  TEXT
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -38,17 +38,9 @@ mau_cap(const struct site *site)
 
 /* Spec 3: a free site at its cap gets the disabled body, not an error. */
 static int
-over_cap(struct store *st, const struct site *site, int *over)
+over_cap(const struct site *site)
 {
-	int64_t count;
-
-	*over = 0;
-	if (!site->free_tier)
-		return 0;
-	if (store_mau_count(st, site->id, &count) != STORE_OK)
-		return -1;
-	*over = count >= mau_cap(site);
-	return 0;
+	return site->free_tier && site->visitors >= mau_cap(site);
 }
 
 static int
@@ -64,15 +56,53 @@ reply_disabled(struct resp *resp)
 	return rc;
 }
 
+/*
+ * The answer prepared at publish time for the visitor's region and
+ * language (schema.sql, config_answers): 0 sent, 1 not prepared (resolve
+ * the document instead), -1 failed.
+ */
+static int
+reply_prepared(struct resp *resp, struct store *st, const struct site *site,
+               const struct visitor *v, const struct site_facts *facts)
+{
+	cJSON *skel = cJSON_ParseWithOpts(site->skeleton, NULL, 1), *body = NULL;
+	const char *region, *lang;
+	char *answer = NULL;
+	int rc = 1;
+
+	if (skel == NULL || resolve_pick(skel, v, &region, &lang) != 0)
+		goto out;
+	switch (store_config_answer(st, site->config_id, region, lang, &answer)) {
+	case STORE_OK:
+		break;
+	case STORE_NOTFOUND:
+		goto out;
+	default:
+		rc = -1;
+		goto out;
+	}
+	body = resolve_stored(site->document, site->script_rules, answer, facts);
+	rc = body != NULL ? resp_json(resp, 200, body) : -1;
+out:
+	cJSON_Delete(body);
+	free(answer);
+	cJSON_Delete(skel);
+	return rc;
+}
+
 /* Resolve the published document (or the defaults) for this visitor. */
 static int
-reply_config(struct resp *resp, const struct site *site, const struct visitor *v)
+reply_config(struct resp *resp, struct store *st, const struct site *site,
+             const struct visitor *v)
 {
 	struct site_facts facts = { site->name, site->free_tier, site->version,
 	    site->document == NULL };
 	cJSON *doc, *body = NULL;
-	int rc = -1;
+	int rc;
 
+	if (site->skeleton != NULL && (rc = reply_prepared(resp, st, site, v, &facts)) != 1)
+		return rc;
+	rc = -1;
 	if ((doc = resolve_document(site->document)) == NULL)
 		goto out;
 	if ((body = resolve_config(doc, v, &facts)) == NULL)
@@ -93,7 +123,6 @@ main(void)
 	struct site site;
 	struct visitor v;
 	char key[SITE_KEY_MAX + 1], region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1];
-	int over;
 
 	log_init("config");
 	sandbox_enter();
@@ -108,11 +137,7 @@ main(void)
 	}
 	if (request_site(&req, &resp, key, STORE_READ, 1, &st, &site) != 0)
 		goto done;
-	if (over_cap(st, &site, &over) != 0) {
-		resp_error(&resp, 500, "Internal server error");
-		goto out;
-	}
-	if (over) {
+	if (over_cap(&site)) {
 		if (reply_disabled(&resp) != 0)
 			resp_error(&resp, 500, "Internal server error");
 		goto out;
@@ -126,7 +151,7 @@ main(void)
 	v.accept = http_env("HTTP_ACCEPT_LANGUAGE");
 	if (v.region == NULL)  /* CONTRACT 5.1: the parameter skips detection */
 		geo_detect(&v.geo);
-	if (reply_config(&resp, &site, &v) != 0)
+	if (reply_config(&resp, st, &site, &v) != 0)
 		resp_error(&resp, 500, "Internal server error");
 out:
 	store_site_clear(&site);

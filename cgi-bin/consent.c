@@ -70,7 +70,9 @@ main(void)
 	    request_body_key(body, &resp, &key) != 0 ||
 	    request_site(&req, &resp, key, STORE_WRITE, 1, &st, &site) != 0)
 		goto done;
-	if ((doc = resolve_document(site.document)) == NULL)
+	/* The category checks read only the ids: the prepared skeleton has
+	 * them and is a fraction of the document to parse. */
+	if ((doc = resolve_document(site.skeleton ? site.skeleton : site.document)) == NULL)
 		resp_error(&resp, 500, "Internal server error");
 	else if (consent_req_check(body, doc, err, sizeof(err)) != 0)
 		resp_error(&resp, 400, err);

@@ -74,6 +74,12 @@
  * 16 to 64 measured alike, 1 (every commit) and 256 slower. */
 #define WAL_CHECKPOINT_FRAMES 32
 
+/* Answers `config publish` precomputes for one document (regions + 1 times
+ * languages): the built-in config needs 5 x 8, a large real one a few
+ * hundred; beyond this a document is resolved per request instead of
+ * filling the database (each answer is 2 to 4 KiB). */
+#define PREPARED_ANSWERS_MAX 4096
+
 /* Monthly active user cap of free-tier sites without one of their own
  * (CONTRACT 2), overridable with CONSENT_MAU_CAP. */
 #define MAU_CAP_DEFAULT 1000

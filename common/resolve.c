@@ -1,5 +1,6 @@
 /* resolve.c: region, consent models, language and texts for one visitor. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "defaults.h"
@@ -283,26 +284,19 @@ fail:
 	return NULL;
 }
 
-cJSON *
-resolve_config(const cJSON *doc, const struct visitor *v, const struct site_facts *site)
+/*
+ * The part of the 200 body that depends only on the region (may be NULL)
+ * and the language: sdkCategories, resolvedRegion, resolvedLanguage,
+ * resolvedContent and resolvedUi, in that order.  New object or NULL.
+ */
+static cJSON *
+answer_of(const cJSON *doc, const cJSON *builtin, const cJSON *region, const char *lang)
 {
-	cJSON *out = NULL, *owned = NULL, *item;
-	const cJSON *builtin, *region, *rules;
-	const char *lang, *rid;
-
-	if (site->doc_is_builtin)
-		builtin = doc;
-	else if ((builtin = owned = defaults_config()) == NULL)
-		return NULL;
-	region = resolve_region(doc, v);
-	rid = region ? str_of(region, "id") : NULL;
-	lang = resolve_language(doc, region, v);
-	rules = arr_of(doc, "scriptRules");
+	const char *rid = region ? str_of(region, "id") : NULL;
+	cJSON *out, *item;
 
 	if ((out = cJSON_CreateObject()) == NULL)
-		goto fail;
-	if (!cJSON_AddItemToObject(out, "config", cJSON_CreateObjectReference(doc->child)))
-		goto fail;
+		return NULL;
 	if ((item = resolve_categories(doc, region, lang)) == NULL ||
 	    !cJSON_AddItemToObject(out, "sdkCategories", item))
 		goto fail_item;
@@ -317,21 +311,272 @@ resolve_config(const cJSON *doc, const struct visitor *v, const struct site_fact
 	if ((item = resolve_ui(doc, builtin, lang)) == NULL ||
 	    !cJSON_AddItemToObject(out, "resolvedUi", item))
 		goto fail_item;
-	if (cJSON_AddBoolToObject(out, "showBranding", site->free_tier) == NULL ||
-	    cJSON_AddNumberToObject(out, "version", (double)site->version) == NULL ||
-	    cJSON_AddStringToObject(out, "site_name", site->name ? site->name : "") == NULL)
-		goto fail;
-	item = rules ? cJSON_CreateArrayReference(rules->child) : cJSON_CreateArray();
-	if (item == NULL || !cJSON_AddItemToObject(out, "scriptRules", item))
-		goto fail_item;
-	cJSON_Delete(owned);
 	return out;
 fail_item:
 	cJSON_Delete(item);
 fail:
 	cJSON_Delete(out);
-	cJSON_Delete(owned);
 	return NULL;
+}
+
+/*
+ * The 200 body (spec 4.1) in its order: config, the members of answer, the
+ * site's facts, scriptRules.  Takes config, answer and rules (each may be
+ * NULL after a failed allocation, which fails the whole) and frees them.
+ */
+static cJSON *
+assemble(cJSON *config, cJSON *answer, cJSON *rules, const struct site_facts *site)
+{
+	cJSON *out = cJSON_CreateObject(), *item;
+
+	if (out == NULL || config == NULL || answer == NULL || rules == NULL)
+		goto fail;
+	if (!cJSON_AddItemToObject(out, "config", config))
+		goto fail;
+	config = NULL;
+	while ((item = answer->child) != NULL) {
+		cJSON_DetachItemViaPointer(answer, item);
+		if (!cJSON_AddItemToObject(out, item->string, item)) {
+			cJSON_Delete(item);
+			goto fail;
+		}
+	}
+	if (cJSON_AddBoolToObject(out, "showBranding", site->free_tier) == NULL ||
+	    cJSON_AddNumberToObject(out, "version", (double)site->version) == NULL ||
+	    cJSON_AddStringToObject(out, "site_name", site->name ? site->name : "") == NULL)
+		goto fail;
+	if (!cJSON_AddItemToObject(out, "scriptRules", rules))
+		goto fail;
+	cJSON_Delete(answer);
+	return out;
+fail:
+	cJSON_Delete(out);
+	cJSON_Delete(config);
+	cJSON_Delete(answer);
+	cJSON_Delete(rules);
+	return NULL;
+}
+
+cJSON *
+resolve_config(const cJSON *doc, const struct visitor *v, const struct site_facts *site)
+{
+	cJSON *owned = NULL, *out;
+	const cJSON *builtin, *region, *rules;
+	const char *lang;
+
+	if (site->doc_is_builtin)
+		builtin = doc;
+	else if ((builtin = owned = defaults_config()) == NULL)
+		return NULL;
+	region = resolve_region(doc, v);
+	lang = resolve_language(doc, region, v);
+	rules = arr_of(doc, "scriptRules");
+	out = assemble(cJSON_CreateObjectReference(doc->child),
+	    answer_of(doc, builtin, region, lang),
+	    rules ? cJSON_CreateArrayReference(rules->child) : cJSON_CreateArray(), site);
+	cJSON_Delete(owned);
+	return out;
+}
+
+int
+resolve_pick(const cJSON *skeleton, const struct visitor *v, const char **region,
+             const char **lang)
+{
+	const cJSON *r = resolve_region(skeleton, v);
+
+	*region = "";
+	if (r != NULL && (*region = str_of(r, "id")) == NULL)
+		return -1;
+	*lang = resolve_language(skeleton, r, v);
+	return 0;
+}
+
+cJSON *
+resolve_stored(const char *document, const char *script_rules, const char *answer,
+               const struct site_facts *site)
+{
+	cJSON *a = cJSON_ParseWithOpts(answer, NULL, 1);
+
+	if (a != NULL && !cJSON_IsObject(a)) {
+		cJSON_Delete(a);
+		a = NULL;
+	}
+	if (a == NULL)
+		log_error("a prepared config answer does not parse");
+	return assemble(cJSON_CreateRaw(document), a, cJSON_CreateRaw(script_rules), site);
+}
+
+/* Copy of the string member name of src into dst, when src has one. */
+static int
+copy_string(cJSON *dst, const cJSON *src, const char *name)
+{
+	const char *s = str_of(src, name);
+
+	return s == NULL || cJSON_AddStringToObject(dst, name, s) != NULL ? 0 : -1;
+}
+
+/* Copy of the array member name of src into dst, when src has one. */
+static int
+copy_array(cJSON *dst, const cJSON *src, const char *name)
+{
+	const cJSON *a = arr_of(src, name);
+	cJSON *c;
+
+	if (a == NULL)
+		return 0;
+	if ((c = cJSON_Duplicate(a, 1)) == NULL)
+		return -1;
+	cJSON_AddItemToObject(dst, name, c);
+	return 0;
+}
+
+/*
+ * The skeleton: every member resolve_region(), resolve_language() and
+ * resolve_has_category() read, and nothing else, so that those give the
+ * same answers on it as on the document.
+ */
+static cJSON *
+skeleton_of(const cJSON *doc)
+{
+	const cJSON *content = obj_of(doc, "content"), *e;
+	cJSON *out = cJSON_CreateObject(), *regions, *cats, *c, *tr, *o;
+
+	if (out == NULL || (regions = cJSON_AddArrayToObject(out, "regions")) == NULL ||
+	    (cats = cJSON_AddArrayToObject(out, "categories")) == NULL ||
+	    (c = cJSON_AddObjectToObject(out, "content")) == NULL ||
+	    copy_string(c, content, "defaultLanguage") != 0 ||
+	    (tr = cJSON_AddObjectToObject(c, "translations")) == NULL)
+		goto fail;
+	EACH(e, arr_of(doc, "regions")) {
+		if ((o = cJSON_CreateObject()) == NULL)
+			goto fail;
+		cJSON_AddItemToArray(regions, o);
+		if (cJSON_IsObject(e) && (copy_string(o, e, "id") != 0 ||
+		    copy_array(o, e, "countries") != 0 || copy_array(o, e, "subdivisions") != 0 ||
+		    copy_string(o, e, "defaultLanguage") != 0))
+			goto fail;
+	}
+	EACH(e, arr_of(doc, "categories")) {
+		if ((o = cJSON_CreateObject()) == NULL)
+			goto fail;
+		cJSON_AddItemToArray(cats, o);
+		if (copy_string(o, e, "id") != 0)
+			goto fail;
+	}
+	EACH(e, obj_of(content, "translations")) {
+		if (e->string == NULL)
+			continue;
+		o = cJSON_IsObject(e) ? cJSON_CreateObject() : cJSON_CreateNull();
+		if (o == NULL)
+			goto fail;
+		cJSON_AddItemToObject(tr, e->string, o);
+	}
+	return out;
+fail:
+	cJSON_Delete(out);
+	return NULL;
+}
+
+void
+resolve_prepared_free(struct prepared *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		cJSON_free(p->a[i].answer);
+		free(p->a[i].region);
+		free(p->a[i].language);
+	}
+	free(p->a);
+	cJSON_free(p->skeleton);
+	cJSON_free(p->script_rules);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Append the answer for region (may be NULL) and lang to p: 0 or -1. */
+static int
+prepare_one(struct prepared *p, const cJSON *doc, const cJSON *builtin,
+            const cJSON *region, const char *lang)
+{
+	struct prepared_answer *a = &p->a[p->n];
+	const char *rid = region ? str_of(region, "id") : "";
+	cJSON *ans = answer_of(doc, builtin, region, lang);
+
+	a->answer = ans ? cJSON_PrintUnformatted(ans) : NULL;
+	cJSON_Delete(ans);
+	a->region = strdup(rid);
+	a->language = strdup(lang);
+	p->n++;
+	return a->answer && a->region && a->language ? 0 : -1;
+}
+
+int
+resolve_prepare(const cJSON *doc, struct prepared *p)
+{
+	const cJSON *content = obj_of(doc, "content"), *rules = arr_of(doc, "scriptRules");
+	const cJSON *regions = arr_of(doc, "regions"), *r, *q, *e;
+	const char *langs[LANGS_MAX + 1];
+	const char *fallback = str_of(content, "defaultLanguage");
+	size_t nl = 0, nr = 1;
+	cJSON *skel = NULL, *builtin = NULL, *empty = NULL;
+	int rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	/* The languages resolve_language() can answer: the first LANGS_MAX
+	 * translations, and the fallback when it is not one of them. */
+	EACH(e, obj_of(content, "translations")) {
+		if (nl < LANGS_MAX && e->string != NULL && cJSON_IsObject(e)) {
+			size_t i = 0;
+			while (i < nl && strcmp(langs[i], e->string) != 0)
+				i++;
+			if (i == nl)
+				langs[nl++] = e->string;
+		}
+	}
+	if (fallback == NULL)
+		fallback = "en";
+	for (size_t i = 0; i < nl && fallback != NULL; i++)
+		if (strcmp(langs[i], fallback) == 0)
+			fallback = NULL;
+	if (fallback != NULL)
+		langs[nl++] = fallback;
+	/* Every region needs an id of its own, or the stored answers could not
+	 * tell them apart: such a document is resolved per request instead. */
+	EACH(r, regions) {
+		const char *id = str_of(r, "id");
+		if (id == NULL || *id == '\0')
+			return 1;
+		for (q = regions->child; q != r; q = q->next)
+			if (strcmp(str_of(q, "id"), id) == 0)
+				return 1;
+		nr++;
+	}
+	if (nr * nl > PREPARED_ANSWERS_MAX)
+		return 1;
+	if ((builtin = defaults_config()) == NULL || (skel = skeleton_of(doc)) == NULL ||
+	    (p->skeleton = cJSON_PrintUnformatted(skel)) == NULL)
+		goto out;
+	if (rules != NULL)
+		p->script_rules = cJSON_PrintUnformatted(rules);
+	else if ((empty = cJSON_CreateArray()) != NULL)
+		p->script_rules = cJSON_PrintUnformatted(empty);
+	if (p->script_rules == NULL || (p->a = calloc(nr * nl, sizeof(*p->a))) == NULL)
+		goto out;
+	for (size_t i = 0; i < nl; i++) {
+		if (prepare_one(p, doc, builtin, NULL, langs[i]) != 0)
+			goto out;
+		EACH(r, regions)
+			if (prepare_one(p, doc, builtin, r, langs[i]) != 0)
+				goto out;
+	}
+	rc = 0;
+out:
+	if (rc != 0) {
+		log_error("out of memory preparing the config");
+		resolve_prepared_free(p);
+	}
+	cJSON_Delete(empty);
+	cJSON_Delete(skel);
+	cJSON_Delete(builtin);
+	return rc;
 }
 
 cJSON *

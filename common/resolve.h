@@ -33,6 +33,51 @@ struct site_facts {
 cJSON *resolve_config(const cJSON *doc, const struct visitor *v,
                       const struct site_facts *site);
 
+/*
+ * The precomputed form of a document (schema.sql, config_skeletons and
+ * config_answers), so that a config request resolves without parsing it:
+ * the skeleton (what picks a region and a language, and the category ids),
+ * the scriptRules array, and the answer of every region ("" for none) and
+ * language.  Every string is JSON text owned by the struct.
+ */
+struct prepared_answer {
+	char *region;
+	char *language;
+	char *answer;           /* {"sdkCategories": ..., ..., "resolvedUi": ...} */
+};
+struct prepared {
+	char *skeleton;
+	char *script_rules;
+	struct prepared_answer *a;
+	size_t n;
+};
+
+/*
+ * Fill p from a validated document: 0; 1 when the document is not worth
+ * preparing (more than PREPARED_ANSWERS_MAX answers, or a region without an
+ * id of its own), p then empty and the document resolved per request; -1
+ * when memory runs out (reported).  Release with resolve_prepared_free().
+ */
+int resolve_prepare(const cJSON *doc, struct prepared *p);
+void resolve_prepared_free(struct prepared *p);
+
+/*
+ * CONTRACT 5.1 and 5.3 on a skeleton (or a whole document): the id of the
+ * region ("" for none) and the language, both owned by skeleton.  -1 when
+ * the region picked has no id (the document was not prepared).
+ */
+int resolve_pick(const cJSON *skeleton, const struct visitor *v, const char **region,
+                 const char **lang);
+
+/*
+ * The same 200 body as resolve_config() from what was prepared: the stored
+ * document and scriptRules are copied as they are (cJSON raw items), the
+ * answer is parsed.  New object, or NULL when the answer does not parse
+ * (reported) or memory runs out.
+ */
+cJSON *resolve_stored(const char *document, const char *script_rules,
+                      const char *answer, const struct site_facts *site);
+
 /* The region CONTRACT 5.1 picks, or NULL: exported for tests and consent. */
 const cJSON *resolve_region(const cJSON *doc, const struct visitor *v);
 
@@ -43,7 +88,7 @@ const cJSON *resolve_region(const cJSON *doc, const struct visitor *v);
  */
 cJSON *resolve_document(const char *published);
 
-/* Whether the document declares a category with this id: 1 or 0. */
+/* Whether the document (or its skeleton) declares a category with this id: 1 or 0. */
 int resolve_has_category(const cJSON *doc, const char *id);
 
 #endif

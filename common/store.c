@@ -58,18 +58,22 @@ column_dup(sqlite3_stmt *st, int i)
 }
 
 /*
- * One statement fetches the site and its published document, so every
- * endpoint pays one indexed lookup for everything it needs about the site.
+ * One statement fetches the site, its published document with what was
+ * prepared from it, and the month's visitor count, so every endpoint pays
+ * one indexed lookup for everything it needs about the site.
  */
 int
 store_site_get(struct store *st, const char *key, struct site *out)
 {
 	static const char sql[] =
 	    "SELECT s.id, s.name, s.paused, s.tier = 'free', s.mau_cap,"
-	    " c.id, c.version, c.document"
+	    " c.id, c.version, c.document, k.skeleton, k.script_rules, m.visitors"
 	    " FROM sites s LEFT JOIN configs c ON c.id = s.config_id"
+	    " LEFT JOIN config_skeletons k ON k.config_id = s.config_id"
+	    " LEFT JOIN mau_counts m ON m.site_id = s.id AND m.month = ?2"
 	    " WHERE s.site_key = ?1";
 	sqlite3_stmt *q = NULL;
+	char now[32], month[8];
 	int rc = STORE_ERROR;
 
 	memset(out, 0, sizeof(*out));
@@ -77,7 +81,9 @@ store_site_get(struct store *st, const char *key, struct site *out)
 		return STORE_NOTFOUND;
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
+	db_now(now, month);
 	db_bind_text(q, 1, key);
+	db_bind_text(q, 2, month);
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
 		break;
@@ -97,10 +103,20 @@ store_site_get(struct store *st, const char *key, struct site *out)
 	out->config_id = sqlite3_column_int64(q, 5);
 	out->version = sqlite3_column_int64(q, 6);
 	out->document = column_dup(q, 7);
-	if (out->name == NULL || (out->config_id != 0 && out->document == NULL)) {
+	out->skeleton = column_dup(q, 8);
+	out->script_rules = column_dup(q, 9);
+	out->visitors = sqlite3_column_int64(q, 10);
+	if (out->name == NULL || (out->config_id != 0 && out->document == NULL) ||
+	    (sqlite3_column_type(q, 8) != SQLITE_NULL && out->skeleton == NULL) ||
+	    (sqlite3_column_type(q, 9) != SQLITE_NULL && out->script_rules == NULL)) {
 		log_error("out of memory");
 		store_site_clear(out);
 		goto out;
+	}
+	if (out->skeleton == NULL || out->script_rules == NULL) {
+		free(out->skeleton);
+		free(out->script_rules);
+		out->skeleton = out->script_rules = NULL;
 	}
 	rc = STORE_OK;
 out:
@@ -113,6 +129,8 @@ store_site_clear(struct site *s)
 {
 	free(s->name);
 	free(s->document);
+	free(s->skeleton);
+	free(s->script_rules);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -146,29 +164,33 @@ store_origin_allowed(struct store *st, int64_t site_id, const char *host)
 }
 
 int
-store_mau_count(struct store *st, int64_t site_id, int64_t *count)
+store_config_answer(struct store *st, int64_t config_id, const char *region,
+                    const char *lang, char **answer)
 {
 	static const char sql[] =
-	    "SELECT visitors FROM mau_counts WHERE site_id = ?1 AND month = ?2";
+	    "SELECT answer FROM config_answers"
+	    " WHERE config_id = ?1 AND region = ?2 AND language = ?3";
 	sqlite3_stmt *q = NULL;
-	char now[32], month[8];
 	int rc = STORE_ERROR;
 
-	*count = 0;
-	db_now(now, month);
+	*answer = NULL;
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	sqlite3_bind_int64(q, 1, site_id);
-	db_bind_text(q, 2, month);
+	sqlite3_bind_int64(q, 1, config_id);
+	db_bind_text(q, 2, region);
+	db_bind_text(q, 3, lang);
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
-		*count = sqlite3_column_int64(q, 0);
-		/* FALLTHROUGH */
+		if ((*answer = column_dup(q, 0)) == NULL)
+			log_error("out of memory");
+		else
+			rc = STORE_OK;
+		break;
 	case SQLITE_DONE:
-		rc = STORE_OK;
+		rc = STORE_NOTFOUND;
 		break;
 	default:
-		db_log(st->db, "visitor count");
+		db_log(st->db, "config answer");
 	}
 	sqlite3_finalize(q);
 	return rc;

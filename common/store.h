@@ -54,10 +54,15 @@ struct site {
 	int64_t config_id;    /* published config row, 0 if unpublished */
 	int64_t version;      /* published version, 0 if unpublished */
 	char *document;       /* owned published JSON, NULL if unpublished */
+	char *skeleton;       /* owned, its prepared skeleton, or NULL */
+	char *script_rules;   /* owned, its prepared scriptRules, or NULL */
+	int64_t visitors;     /* distinct visitors in the current UTC month */
 };
 
-/* Look up a site by key: STORE_OK, STORE_NOTFOUND or STORE_ERROR.  On
- * STORE_OK the caller releases *out with store_site_clear(). */
+/* Look up a site by key, with its published config, the config's prepared
+ * skeleton and this month's visitor count, in one indexed statement:
+ * STORE_OK, STORE_NOTFOUND or STORE_ERROR.  On STORE_OK the caller releases
+ * *out with store_site_clear(). */
 int store_site_get(struct store *st, const char *key, struct site *out);
 void store_site_clear(struct site *s);
 
@@ -65,8 +70,11 @@ void store_site_clear(struct site *s);
  * or is a subdomain of a registered domain: 1, 0, or STORE_ERROR. */
 int store_origin_allowed(struct store *st, int64_t site_id, const char *host);
 
-/* Distinct visitors of the site in the current UTC month, O(1). */
-int store_mau_count(struct store *st, int64_t site_id, int64_t *count);
+/* The prepared answer of a published config for a region id ("" for none)
+ * and a language: STORE_OK with *answer owned by the caller (free()), or
+ * STORE_NOTFOUND (not prepared: resolve the document), or STORE_ERROR. */
+int store_config_answer(struct store *st, int64_t config_id, const char *region,
+                        const char *lang, char **answer);
 
 /* An optional value of a consent entry: absent (NULL), text, integer, real. */
 struct store_value {
@@ -147,9 +155,21 @@ int store_site_show(struct store *st, const char *key, cJSON **out);
 int store_domain_add(struct store *st, const char *key, const char *host);
 int store_domain_remove(struct store *st, const char *key, const char *host);
 
-/* Publish a validated document: *version receives the new number. */
+struct prepared;   /* resolve.h */
+
+/* Publish a validated document with what was prepared from it (resolve_
+ * prepare(); NULL or empty: nothing, the document is resolved per request):
+ * *version receives the new number. */
 int store_config_publish(struct store *st, const char *key, const char *doc,
-                         int64_t *version);
+                         const struct prepared *prep, int64_t *version);
+
+/* Prepare again every site's published version, in one transaction: fn
+ * fills *out from the document (0, or 1 to store nothing for it, or -1 to
+ * give up), and what it made replaces what was stored.  For consentctl
+ * init: a database from before the prepared tables, or a build whose
+ * built-in texts changed. */
+typedef int (*store_prepare_fn)(void *arg, const char *document, struct prepared *out);
+int store_config_prepare_live(struct store *st, store_prepare_fn fn, void *arg);
 
 /* A new sync for the site with this id (already generated). */
 int store_sync_start(struct store *st, const char *key, const char *sync_id);

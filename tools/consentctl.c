@@ -13,6 +13,7 @@
 #include "limits.h"
 #include "log.h"
 #include "origin.h"
+#include "resolve.h"
 #include "store.h"
 #include "uuid.h"
 
@@ -466,6 +467,26 @@ print_rows(const struct ctl *c, const cJSON *rows, const struct column *cols,
 
 /* ---- commands ---- */
 
+/* store_prepare_fn for init: a stored document prepared again. */
+static int
+prepare_stored(void *arg, const char *document, struct prepared *out)
+{
+	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
+	int rc = 1;
+
+	(void)arg;
+	memset(out, 0, sizeof(*out));
+	if (cJSON_IsObject(doc))
+		rc = resolve_prepare(doc, out);
+	cJSON_Delete(doc);
+	return rc;
+}
+
+/*
+ * Create or upgrade the schema, then prepare every published version again
+ * (schema.sql, config_answers): a database from before those tables gets
+ * them, and answers follow the built-in texts of this build.
+ */
 static int
 cmd_init(struct ctl *c)
 {
@@ -478,6 +499,8 @@ cmd_init(struct ctl *c)
 	if (rc == STORE_EXISTS)
 		return say(EXIT_FAIL, "database %s is newer than this consentctl; "
 		    "left unchanged", c->db ? c->db : store_default_path());
+	if (rc == STORE_OK)
+		rc = store_config_prepare_live(st, prepare_stored, NULL);
 	return rc == STORE_OK ? EXIT_OK : store_failed(rc, "");
 }
 
@@ -706,6 +729,7 @@ cmd_config_publish(struct ctl *c)
 {
 	const char *key = c->operands[0], *path = c->operands[1], *end = NULL;
 	char *text = NULL, *doc = NULL, err[300];
+	struct prepared prep = { 0 };
 	cJSON *json = NULL;
 	int64_t version;
 	int rc;
@@ -724,19 +748,21 @@ cmd_config_publish(struct ctl *c)
 		say(EXIT_FAIL, "invalid config: %s", err);
 		goto out;
 	}
-	if ((doc = cJSON_PrintUnformatted(json)) == NULL) {
+	if ((doc = cJSON_PrintUnformatted(json)) == NULL ||
+	    resolve_prepare(json, &prep) < 0) {
 		say(EXIT_FAIL, "out of memory");
 		goto out;
 	}
 	if (ctl_store(c) == NULL)
 		goto out;
-	if ((rc = store_config_publish(c->st, key, doc, &version)) != STORE_OK) {
+	if ((rc = store_config_publish(c->st, key, doc, &prep, &version)) != STORE_OK) {
 		rc = store_failed(rc, key);
 		goto out;
 	}
 	printf("%lld\n", (long long)version);
 	rc = EXIT_OK;
 out:
+	resolve_prepared_free(&prep);
 	cJSON_Delete(json);
 	free(doc);
 	free(text);
