@@ -33,14 +33,21 @@ CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -iquote common \
             -DCONSENT_DB_DEFAULT='"$(DBPATH)"'
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS)
 
-# STATIC=1 links SQLite, libcrypto and libmaxminddb from their Debian static
-# archives (what the benchmark measures); cJSON has no archive in Debian and
-# stays shared.  The default links everything shared.
+# STATIC=1 (the default) links SQLite, libcrypto and libmaxminddb from the
+# static archives of their Debian -dev packages: every request is a new
+# process, and loading libcrypto.so and libsqlite3.so cost it 1 to 4 ms
+# (docs/performance.md).  cJSON has no archive in Debian and stays shared.
+# STATIC=0 links everything shared; the sanitizer build (SAN=1) always does.
+ifeq ($(SAN),1)
+STATIC = 0
+endif
+STATIC ?= 1
 ifeq ($(STATIC),1)
 # With CJSON_A, a libcjson.a built from Debian's cJSON source (bench/cjson.sh
-# makes one), the binaries are fully static: no dynamic loader, no shared
-# glibc, about 1.5 ms less per request (docs/performance.md).  The linker's
-# warnings about getaddrinfo and dlopen in static programs do not apply:
+# makes one; `make bench` uses it), the binaries are fully static: no dynamic
+# loader, no shared glibc, no relocations at start, about 1.5 to 3 ms less
+# per request again (docs/performance.md).  The linker's warnings about
+# getaddrinfo and dlopen in static programs do not apply:
 # MMDB_lookup_string resolves numeric addresses only, and nothing dlopens.
 ifneq ($(CJSON_A),)
 LIBS = -static -lsqlite3 -lcrypto -lmaxminddb $(CJSON_A) -lm -lpthread -ldl
