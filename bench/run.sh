@@ -111,9 +111,13 @@ fi
 # and the 1M one holds exactly what gen.sql made plus one round of writes.
 # Each variant has its own copies, so one build's WAL handling never meets
 # another's.
+# The copy is synced to disk before use: otherwise the first checkpoint's
+# fsync of a 1M-row copy writes back the whole 0.5 GB just copied, and the
+# benchmark measures its own cp (300 ms stalls in consent_1m's p99).
 fresh_db() { # pristine copy
 	rm -f "$2" "$2-wal" "$2-shm" "$2-journal"
 	cp "$1" "$2"
+	sync "$2"
 }
 fresh_dbs() {
 	fresh_db "$W/empty-pristine.db" "$W/empty.db"
