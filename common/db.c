@@ -1,4 +1,5 @@
 /* db.c: opening the SQLite file and the few calls every statement needs. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,18 @@ db_open(const char *path, enum store_mode mode, sqlite3 **out)
 	case STORE_CREATE:
 		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 		break;
+	}
+	/*
+	 * A database file this process may not write is refused before SQLite
+	 * sees it, by readers too: on open SQLite gives an empty -wal the
+	 * database file's mode (unix robust_open), so one request against a
+	 * file made 0444 would leave a 0444 -wal behind and keep every writer
+	 * failing after the mode is restored.  Root, who ignores modes, still
+	 * meets a read-only mount here (EROFS).
+	 */
+	if (access(path, W_OK) != 0 && !(mode == STORE_CREATE && errno == ENOENT)) {
+		log_error("database %s: %s", path, strerror(errno));
+		return -1;
 	}
 	rc = sqlite3_open_v2(path, &db, flags, NULL);
 	if (rc != SQLITE_OK) {

@@ -33,7 +33,7 @@ sqlite3 "$fresh" .dump | cmp -s - "$T/fresh.before" && ok "newer database unchan
 
 # --- which database --------------------------------------------------------
 run --db "$T/missing.db" site list
-fails 1 "database $T/missing.db: unable to open database file" "a missing database is an error for other commands"
+fails 1 "database $T/missing.db: No such file or directory" "a missing database is an error for other commands"
 check test ! -e "$T/missing.db" "and is not created"
 CONSENT_DB="$fresh" run site add envsite --name Env --db "$T/after.db"
 check test "$(sqlite3 "$T/after.db" 'SELECT site_key FROM sites')" = envsite "--db wins over CONSENT_DB"

@@ -191,9 +191,9 @@ if [ "$ro_ok" = 1 ]; then
 	expect_ctl_fails "read-only file and folder" site add s9 --name S9
 	chmod 0755 "$T/db"
 	chmod 0644 "$CONSENT_DB"
-	# KNOWN BUG (reported with a patch for db.c): SQLite opens a file it may
-	# not write read-only and gives the empty -wal the file's mode 0444, so
-	# the first write after the mode is restored fails once more.
+	# SQLite gives an empty -wal the mode of the database file when it opens
+	# it; db_open refuses a file it may not write before that can happen, so
+	# the writes after the mode is restored succeed (db.c).
 	check test "$(snap)" = "$before" "read-only file and folder: no file created, the -wal and -shm keep their modes"
 	works_again "read-only file and folder, modes restored"
 
