@@ -2,7 +2,8 @@
 #
 #   make                 build cgi-bin/{config,consent,scripts} and tools/consentctl
 #   make test            build and run the whole suite once
-#   make check           the suite plainly, then under ASan+UBSan (build/asan/)
+#   make check           the suite plainly with a short fuzz run (FUZZ_SECONDS per
+#                        harness), then under ASan+UBSan (build/asan/)
 #   make valgrind        the suite with every binary under valgrind
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
 #   make bench           benchmark against the simplest CGI (bench/)
@@ -114,8 +115,10 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/unit.h $(LIB) common/*.h
 test: all
 	BUILD=$(abspath $(B)) sh tests/run.sh
 
+# check: the suite, a short fuzzing run of every harness (FUZZ_SECONDS each,
+# two at a time: t0950), then the suite again under ASan and UBSan.
 check: all
-	BUILD=$(abspath $(B)) sh tests/run.sh
+	BUILD=$(abspath $(B)) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh
 	$(MAKE) B=build/asan SAN=1 all
 	BUILD=$(abspath build/asan) SANITIZED=1 \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
