@@ -24,8 +24,9 @@
 # entries of which 5 are new domains each request); each on both databases.
 #
 # Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_DIRECT_N
-# (100), BENCH_ROWS (1000000), BENCH_SITES (10000), BENCH_PORT (first free
-# from 18100), BENCH_STATIC_CJSON (auto: try bench/cjson.sh; 0: never).
+# (100), BENCH_SANDBOX_N (1000), BENCH_ROWS (1000000), BENCH_SITES (10000),
+# BENCH_PORT (first free from 18100), BENCH_STATIC_CJSON (auto: try
+# bench/cjson.sh; 0: never).
 #
 # To weigh a change before it lands, give other builds of the three
 # endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
@@ -43,6 +44,7 @@ start=$(date +%s)
 ROUNDS=${BENCH_ROUNDS:-3}
 SECS=${BENCH_SECONDS:-3}
 DIRECT_N=${BENCH_DIRECT_N:-100}
+SANDBOX_N=${BENCH_SANDBOX_N:-1000}
 ROWS=${BENCH_ROWS:-1000000}
 SITES=${BENCH_SITES:-10000}
 B=build/bench
@@ -76,6 +78,9 @@ fi
 mkdir -p "$W/floor" "$W/www"
 cc -std=c11 -O2 -static -o "$W/floor/hello" bench/hello.c || die "cannot link the static floor"
 cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -o "$W/spawn" bench/spawn.c
+cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DBENCH_SANDBOX -iquote common -O2 -static \
+    -o "$W/floor/hello-sandbox" bench/hello.c common/sandbox.c common/log.c ||
+    die "cannot link the floor with sandbox_enter()"
 CGI=$top/$B/cgi-bin
 CTL=$top/$B/tools/consentctl
 [ -z "${BENCH_CGI:-}" ] || CGI=$(cd "$BENCH_CGI" && pwd)
@@ -328,6 +333,29 @@ while [ "$r" -le "$ROUNDS" ]; do
 	done
 	r=$((r + 1))
 done
+# What sandbox_enter() (no-new-privs, non-dumpable, the seccomp filter)
+# adds to a process: the floor with and without it, alternated, the median
+# of the per-pair differences of median wall and CPU time.
+say "sandbox_enter(): the floor with and without it, 3 x $SANDBOX_N runs each"
+pairs=
+i=1
+while [ "$i" -le 3 ]; do
+	a=$("$W/spawn" -n "$SANDBOX_N" -w 20 "$W/floor/hello") || die "the floor failed: $a"
+	b=$("$W/spawn" -n "$SANDBOX_N" -w 20 "$W/floor/hello-sandbox") || die "the sandboxed floor failed: $b"
+	pairs="$pairs$a $b
+"
+	i=$((i + 1))
+done
+sandbox=$(printf '%s' "$pairs" | sed 's/[a-z0-9_]*=//g' | awk '
+	{ w[NR] = $9 - $3; c[NR] = $11 - $5 }
+	function med(a, t) {
+		if (a[1] > a[2]) { t = a[1]; a[1] = a[2]; a[2] = t }
+		if (a[2] > a[3]) { t = a[2]; a[2] = a[3]; a[3] = t }
+		if (a[1] > a[2]) { t = a[1]; a[1] = a[2]; a[2] = t }
+		return a[2]
+	}
+	END { printf "%+.3f ms wall, %+.3f ms CPU", med(w) / 1000, med(c) / 1000 }')
+say "sandbox_enter(): $sandbox per process"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 cleanup
 lpid=
@@ -397,6 +425,7 @@ mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/
 	echo "- Each figure is the median of $ROUNDS interleaved rounds: wrk ${SECS} s per scenario at 8 and 32 connections (2 threads), then $DIRECT_N direct runs per binary"
 	echo "- 1M rows: $ROWS consent entries, $SITES sites (bench/gen.sql); the empty log holds only this run's own requests"
 	echo "- Ratios are to the floor measured in the same round; direct ratio = floor time / binary time"
+	echo "- sandbox_enter() adds $sandbox per process (median of 3 x $SANDBOX_N runs of the floor with and without it)"
 	echo "- Whole run: ${elapsed} s"
 	echo
 	printf '%s\n' "$table"
