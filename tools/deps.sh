@@ -6,7 +6,7 @@ set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
-  sqlite3 jq curl valgrind
+  sqlite3 jq curl valgrind strace
   libmaxmind-db-writer-perl mmdb-bin
   lighttpd lighttpd-modules-lua
   apache2 libapache2-mod-qos libpcre3
