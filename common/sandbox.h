@@ -10,9 +10,9 @@
  * and arm64, a seccomp filter under which exec, fork/clone, sockets,
  * ptrace, namespaces, mount, bpf, perf, io_uring and keyctl fail with EPERM
  * (sandbox.c has the list and why).  Costs about 0.06 ms of CPU per
- * process (make bench).  The sanitizer build keeps core dumps and skips the filter
- * (LeakSanitizer needs both).  Returns 0, or -1 (reported on stderr; the
- * request goes on).
+ * process (make bench).  The sanitizer build keeps core dumps and skips the
+ * filter (LeakSanitizer needs both).  Returns 0, or -1 (reported on stderr;
+ * the request goes on).
  */
 int sandbox_enter(void);
 

@@ -26,7 +26,8 @@ set -u
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-all="query consent scripts lang origin ua geo config"
+# Every fuzz/H.c but the replayer is a harness.
+all=$(for f in fuzz/*.c; do h=${f##*/}; h=${h%.c}; [ "$h" = replay ] || printf '%s ' "$h"; done)
 harnesses=${*:-$all}
 CLANG=${CLANG:-clang}
 B=${FUZZ_BUILD:-build/fuzz}

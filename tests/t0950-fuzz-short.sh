@@ -31,7 +31,10 @@ if [ "$rc" = 2 ]; then
 	exit 0
 fi
 summary=$TOP/fuzz/out/summary.txt
-for h in query consent scripts lang origin ua geo config; do
+for f in "$TOP"/fuzz/*.c; do
+	h=${f##*/}
+	h=${h%.c}
+	[ "$h" = replay ] && continue
 	line=$(grep "^$h " "$summary" 2>/dev/null)
 	execs=$(printf '%s\n' "$line" | sed -n 's/.* execs=\([0-9]*\) .*/\1/p')
 	case $line in
