@@ -13,6 +13,7 @@
 #include "resp.h"
 #include "sandbox.h"
 #include "store.h"
+#include "valid.h"
 
 /* The cap of a free site: its own, else CONSENT_MAU_CAP, else the default.
  * A malformed CONSENT_MAU_CAP is reported and the default used. */
@@ -131,7 +132,7 @@ main(void)
 	if (request_method(&req, &resp, 1, 0) != 0)
 		goto done;
 	if (http_query_param(req.query, "site_key", key, sizeof(key)) != 1 ||
-	    !request_key_ok(key)) {
+	    !valid_site_key(key)) {
 		resp_error(&resp, 400, "site_key is required");
 		goto done;
 	}

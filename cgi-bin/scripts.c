@@ -1,5 +1,6 @@
 /* scripts.c: POST /functions/v1/scripts, third-party scripts seen on a page (spec 4.3). */
 #include "http.h"
+#include "limits.h"
 #include "log.h"
 #include "request.h"
 #include "resolve.h"
@@ -18,7 +19,7 @@ main(void)
 	struct site site;
 	cJSON *body = NULL, *doc = NULL;
 	const char *key;
-	char err[256];
+	char err[ERR_MSG_MAX];
 	int rc;
 
 	log_init("scripts");

@@ -5,11 +5,7 @@
 
 #include "configdoc.h"
 #include "limits.h"
-
-/* Regions of one document.  One per country and territory plus a catch-all
- * is about 250; subdivision regions add some.  The cap keeps the duplicate-id
- * check (quadratic) cheap for any document that fits the publish size. */
-#define REGIONS_MAX 1000
+#include "valid.h"
 
 /* Consent models a category or region may name (spec 2.3). */
 static const char *const models[] = {
@@ -116,15 +112,50 @@ valid_subdivision(const char *s)
 
 /* A BCP 47 tag as far as lookup needs: 1-35 of A-Za-z0-9 and "-". */
 static int
+valid_lang_tag(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= LANG_TAG_MAX && strspn(s,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == n;
+}
+
+static int
 valid_lang(const cJSON *v)
 {
-	size_t n;
+	return cJSON_IsString(v) && valid_lang_tag(v->valuestring);
+}
 
-	if (!cJSON_IsString(v))
-		return 0;
-	n = strlen(v->valuestring);
-	return n >= 1 && n <= LANG_TAG_MAX && strspn(v->valuestring,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == n;
+/*
+ * Every string and every member name of the document, at any depth, is
+ * UTF-8 text without control characters (valid_text_chars(): texts may hold
+ * tab, CR and LF, names may not): the config endpoint serves them under
+ * charset=utf-8.  path (pathsz bytes) holds where v is; a problem is named
+ * by it.
+ */
+static int
+check_texts(const cJSON *v, char *path, size_t pathsz, char *err, size_t errsz)
+{
+	size_t len = strlen(path);
+	const cJSON *e;
+	int i = 0;
+
+	if (cJSON_IsString(v) && valid_text_chars(v->valuestring, VALID_TEXT_SPACE) < 0)
+		return fail(err, errsz, "%s must be UTF-8 text without control characters",
+		    *path ? path : "config");
+	cJSON_ArrayForEach(e, v) {
+		if (cJSON_IsObject(v) && valid_text_chars(e->string, 0) < 0)
+			return fail(err, errsz, "%s has a key that is not UTF-8 text "
+			    "without control characters", *path ? path : "config");
+		if (cJSON_IsObject(v))
+			snprintf(path + len, pathsz - len, "%s%s", len ? "." : "", e->string);
+		else
+			snprintf(path + len, pathsz - len, "[%d]", i++);
+		if (check_texts(e, path, pathsz, err, errsz) != 0)
+			return -1;
+		path[len] = '\0';
+	}
+	return 0;
 }
 
 /* The category of the document whose id is id, or NULL. */
@@ -284,7 +315,7 @@ static int
 check_string_maps(const cJSON *obj, const char *path, char *err, size_t errsz)
 {
 	const cJSON *e;
-	char sub[512];
+	char sub[CONFIG_PATH_MAX];
 
 	if (obj == NULL)
 		return 0;
@@ -315,7 +346,7 @@ static int
 check_content(const cJSON *content, char *err, size_t errsz)
 {
 	const cJSON *v, *t;
-	char path[512];
+	char path[CONFIG_PATH_MAX];
 	size_t i;
 
 	if (content == NULL)
@@ -331,6 +362,9 @@ check_content(const cJSON *content, char *err, size_t errsz)
 	if (!cJSON_IsObject(v))
 		return fail(err, errsz, "content.translations must be an object");
 	cJSON_ArrayForEach(t, v) {
+		if (!valid_lang_tag(t->string))
+			return fail(err, errsz, "content.translations.%s: a translation's key "
+			    "must be a language tag", t->string);
 		if (!cJSON_IsObject(t))
 			return fail(err, errsz, "content.translations.%s must be an object",
 			    t->string);
@@ -378,11 +412,15 @@ int
 configdoc_validate(const cJSON *doc, char *err, size_t errsz)
 {
 	const cJSON *cats, *v;
+	char path[CONFIG_PATH_MAX];
 
 	if (errsz > 0)
 		err[0] = '\0';
 	if (!cJSON_IsObject(doc))
 		return fail(err, errsz, "config must be a JSON object");
+	path[0] = '\0';
+	if (check_texts(doc, path, sizeof(path), err, errsz) != 0)
+		return -1;
 	cats = cJSON_GetObjectItemCaseSensitive(doc, "categories");
 	if (check_categories(cats, err, errsz) != 0 ||
 	    check_regions(cJSON_GetObjectItemCaseSensitive(doc, "regions"), cats,

@@ -39,14 +39,9 @@ static const struct vfield fields[] = {
 static int
 key_ok(const char *k)
 {
-	long chars = valid_utf8_chars(k);
+	long chars = valid_text_chars(k, 0);
 
-	if (chars < 1 || chars > CATEGORY_ID_MAX)
-		return 0;
-	for (; *k != '\0'; k++)
-		if ((unsigned char)*k < 0x20 || *k == 0x7f)
-			return 0;
-	return 1;
+	return chars >= 1 && chars <= CATEGORY_ID_MAX;
 }
 
 int

@@ -7,14 +7,9 @@
 #include <maxminddb.h>
 
 #include "geo.h"
+#include "limits.h"
 #include "log.h"
 
-/* CONSENT_COUNTRY_HEADER names a CGI variable: [A-Z0-9_], at most this long.
- * Real header variables (HTTP_CLOUDFRONT_VIEWER_COUNTRY_REGION) are under 40. */
-#define GEO_VARNAME_MAX 64
-/* Longest REMOTE_ADDR handed to the lookup: a full IPv6 text form is at most
- * 45 characters (INET6_ADDRSTRLEN - 1); the rest leaves room for a zone id. */
-#define GEO_ADDR_MAX 64
 
 /* The edge headers trusted by default, in CONTRACT 6 order, each with the
  * header that carries the subdivision when that edge sends one. */

@@ -69,7 +69,7 @@
 #define DB_BUSY_TIMEOUT_MS 30000
 
 /* WAL frames (pages) after which a commit checkpoints and truncates the WAL
- * (store.c): every process that opens the database first reads the whole
+ * (db.c, the WAL hook): every process that opens the database first reads the whole
  * WAL, so it is kept to a few writes' worth (a consent adds about 5 frames);
  * 16 to 64 measured alike, 1 (every commit) and 256 slower. */
 #define WAL_CHECKPOINT_FRAMES 32
@@ -79,6 +79,52 @@
  * hundred; beyond this a document is resolved per request instead of
  * filling the database (each answer is 2 to 4 KiB). */
 #define PREPARED_ANSWERS_MAX 4096
+
+/* Regions of one config document.  One per country and territory plus a
+ * catch-all is about 250; subdivision regions add some.  The cap keeps the
+ * duplicate-id check (quadratic) cheap for any document that fits the
+ * publish size (configdoc.c). */
+#define REGIONS_MAX 1000
+/* The path of a member in a config document's error message
+ * ("content.translations.de.banner.title"): real paths are under 100
+ * characters; a longer one is cut, never overrun. */
+#define CONFIG_PATH_MAX 512
+/* Languages of one document offered to the negotiation (resolve.c,
+ * prepare.c): the EU has 24 official languages. */
+#define LANGS_MAX 64
+
+/* A 400 message that names a field and its rule ("scripts[99].domain must
+ * be a host name"): the longest is under 200 bytes. */
+#define ERR_MSG_MAX 256
+
+/* Members of one request object: more is no client of ours, and refusing
+ * it keeps the duplicate-member check (valid.c, quadratic) cheap. */
+#define VALID_MEMBERS_MAX 64
+/* scripts timestamp: a Unix time in seconds or milliseconds, up to the end
+ * of year 9999 in milliseconds. */
+#define TIMESTAMP_MAX 253402300799999.0
+
+/* Longest text inside the brackets of an IPv6 literal (INET6_ADDRSTRLEN - 1). */
+#define IPV6_TEXT_MAX 45
+/* Longest DNS label (RFC 1035 2.3.4). */
+#define LABEL_MAX 63
+
+/* CONSENT_COUNTRY_HEADER names a CGI variable: [A-Z0-9_], at most this long.
+ * Real header variables (HTTP_CLOUDFRONT_VIEWER_COUNTRY_REGION) are under 40. */
+#define GEO_VARNAME_MAX 64
+/* Longest REMOTE_ADDR handed to the lookup: a full IPv6 text form is at most
+ * 45 characters (INET6_ADDRSTRLEN - 1); the rest leaves room for a zone id. */
+#define GEO_ADDR_MAX 64
+
+/* consentctl site names: long enough for any real site or company name,
+ * short enough to list on one line. */
+#define SITE_NAME_MAX 200
+/* consentctl --mau-cap: a billion monthly visitors is beyond any free-tier
+ * site. */
+#define MAU_CAP_MAX 1000000000LL
+/* config publish reads at most this much: the default config is about
+ * 8 KiB, a document with every language of the EU is well under 1 MiB. */
+#define CONFIG_FILE_MAX (1024 * 1024)
 
 /* Monthly active user cap of free-tier sites without one of their own
  * (CONTRACT 2), overridable with CONSENT_MAU_CAP. */

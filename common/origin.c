@@ -7,10 +7,6 @@
 #include "limits.h"
 #include "origin.h"
 
-/* Longest text inside the brackets of an IPv6 literal (INET6_ADDRSTRLEN - 1). */
-#define IPV6_TEXT_MAX 45
-/* Longest DNS label (RFC 1035 2.3.4). */
-#define LABEL_MAX 63
 
 static int
 ascii_lower(int c)
@@ -77,7 +73,7 @@ is_ipv4(const char *s, size_t len)
  * quad (a browser parses it as IPv4).  Returns 0 or -1.
  */
 static int
-parse_host(const char *s, size_t len, char out[HOST_MAX + 1])
+parse_host(const char *s, size_t len, int underscore_ok, char out[HOST_MAX + 1])
 {
 	size_t i, label = 0;
 	int numeric = 1;
@@ -113,7 +109,7 @@ parse_host(const char *s, size_t len, char out[HOST_MAX + 1])
 	for (i = 0; i < len; i++) {
 		int c = (unsigned char)s[i];
 
-		if (!is_hostch(c))
+		if (!is_hostch(c) && !(underscore_ok && c == '_'))
 			return -1;
 		out[i] = (char)ascii_lower(c);
 		if (c == '.') {
@@ -162,7 +158,7 @@ parse_port(const char *s, size_t len, int empty_ok)
  * host ends at the first ':' after any "[...]".  Returns 0 or -1.
  */
 static int
-parse_hostport(const char *s, size_t len, int empty_port_ok,
+parse_hostport(const char *s, size_t len, int empty_port_ok, int underscore_ok,
                char out[HOST_MAX + 1])
 {
 	size_t h = 0;
@@ -177,7 +173,7 @@ parse_hostport(const char *s, size_t len, int empty_port_ok,
 			h++;
 	if (h < len && parse_port(s + h, len - h, empty_port_ok) != 0)
 		return -1;
-	return parse_host(s, h, out);
+	return parse_host(s, h, underscore_ok, out);
 }
 
 /*
@@ -210,7 +206,7 @@ origin_host(const char *origin, char host[HOST_MAX + 1])
 		if (!is_hostch((unsigned char)p[i]) && p[i] != ':' &&
 		    p[i] != '[' && p[i] != ']')
 			return -1;
-	if (parse_hostport(p, len, 0, host) != 0) {
+	if (parse_hostport(p, len, 0, 0, host) != 0) {
 		host[0] = '\0';
 		return -1;
 	}
@@ -295,7 +291,24 @@ origin_normalise_domain(const char *in, char out[HOST_MAX + 1])
 		;
 	p = at;
 	len = (size_t)(end - p);
-	if (parse_hostport(p, len, 1, out) != 0) {
+	if (parse_hostport(p, len, 1, 0, out) != 0) {
+		out[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A script's domain as a browser's URL.host gives it: a host name (labels
+ * of letters, digits, "-", "_"), a dotted quad or a bracketed IPv6
+ * literal, with an optional ":port" that is dropped.  Lower-cased and
+ * without a trailing dot in out; -1 (out "") for anything else.
+ */
+int
+origin_script_host(const char *in, char out[HOST_MAX + 1])
+{
+	out[0] = '\0';
+	if (in == NULL || parse_hostport(in, strlen(in), 0, 1, out) != 0) {
 		out[0] = '\0';
 		return -1;
 	}

@@ -31,4 +31,12 @@ int origin_matches(const char *host, const char *domain);
  */
 int origin_normalise_domain(const char *in, char out[HOST_MAX + 1]);
 
+/*
+ * A script domain of a scripts report (spec 4.3): host[:port], the port
+ * dropped, "www.Google-Analytics.com:443" -> "www.google-analytics.com".
+ * Returns 0, or -1 when it is not a host name, a dotted quad or a
+ * bracketed IPv6 literal.
+ */
+int origin_script_host(const char *in, char out[HOST_MAX + 1]);
+
 #endif

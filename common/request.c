@@ -8,22 +8,6 @@
 #include "valid.h"
 
 int
-request_key_ok(const char *key)
-{
-	size_t n = 0;
-
-	for (; key[n] != '\0'; n++) {
-		char c = key[n];
-		if (n >= SITE_KEY_MAX)
-			return 0;
-		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
-			return 0;
-	}
-	return n > 0;
-}
-
-int
 request_method(const struct http_req *req, struct resp *resp, int allow_get,
                int allow_post)
 {
@@ -78,7 +62,7 @@ request_body_key(const cJSON *body, struct resp *resp, const char **key)
 		resp_error(resp, 400, "site_key must be a string");
 		return -1;
 	}
-	if (!request_key_ok(k->valuestring)) {
+	if (!valid_site_key(k->valuestring)) {
 		resp_error(resp, 400, "site_key must be 1 to 64 characters of A-Za-z0-9_-");
 		return -1;
 	}

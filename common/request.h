@@ -14,9 +14,6 @@
  * returns -1, so main() reads as a list of steps.
  */
 
-/* Whether key is 1 to SITE_KEY_MAX characters of A-Za-z0-9_-. */
-int request_key_ok(const char *key);
-
 /*
  * Method check: OPTIONS answers 204 (the CORS preflight); a method not in
  * the endpoint's list answers 405 "Method not allowed" with Allow.  allow_get

@@ -15,9 +15,6 @@ static const char *const banner_keys[] = {
 };
 #define BANNER_KEYS (sizeof(banner_keys) / sizeof(banner_keys[0]))
 
-/* Most languages a document may offer to the negotiation. */
-#define LANGS_MAX 64
-
 /* Iterate over the members of a possibly NULL array or object
  * (cJSON_ArrayForEach dereferences it unguarded). */
 #define EACH(e, parent) for ((e) = first((parent)); (e) != NULL; (e) = (e)->next)

@@ -9,7 +9,8 @@
  * leave request data, such as a raw anon_id, in a core file; and, on x86-64
  * and arm64, a seccomp filter under which exec, fork/clone, sockets,
  * ptrace, namespaces, mount, bpf, perf, io_uring and keyctl fail with EPERM
- * (sandbox.c has the list and why).  Costs about 0.06 ms of CPU per
+ * (sandbox.c has the list and why).  On any other architecture there is no
+ * filter, and the first call says so on stderr.  Costs about 0.06 ms of CPU per
  * process (make bench).  The sanitizer build keeps core dumps and skips the
  * filter (LeakSanitizer needs both).  Returns 0, or -1 (reported on stderr;
  * the request goes on).

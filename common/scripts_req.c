@@ -4,15 +4,13 @@
 #include <string.h>
 
 #include "http.h"
+#include "limits.h"
+#include "origin.h"
 #include "resolve.h"
 #include "scripts_req.h"
 #include "tracker.h"
 #include "uuid.h"
 #include "valid.h"
-
-/* A Unix timestamp in seconds or milliseconds, up to the end of year 9999
- * in milliseconds. */
-#define TIMESTAMP_MAX 253402300799999.0
 
 /* The report of spec 4.3 (limits: spec 8, limits.h). */
 static const struct vfield fields[] = {
@@ -34,21 +32,6 @@ static const struct vfield entry_fields[] = {
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-/* What a browser's URL.hostname can be: a DNS name, an IPv4 address, or an
- * IPv6 literal in brackets.  Lower-cases it in place. */
-static int
-domain_ok(char *d)
-{
-	for (char *p = d; *p != '\0'; p++) {
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      *p == '.' || *p == '-' || *p == '_' || *p == ':' || *p == '[' || *p == ']'))
-			return 0;
-	}
-	return 1;
-}
-
 /* Add one checked entry, folding it into the record of its domain. */
 static int
 add_entry(struct scripts_report *r, const cJSON *s, const cJSON *doc, size_t idx,
@@ -56,16 +39,15 @@ add_entry(struct scripts_report *r, const cJSON *s, const cJSON *doc, size_t idx
 {
 	const cJSON *guess = valid_get(s, "category"), *src = valid_get(s, "src");
 	const char *cat;
-	char *dom;
+	char host[HOST_MAX + 1], *dom;
 	size_t j;
 
-	if ((dom = strdup(valid_get(s, "domain")->valuestring)) == NULL)
-		return -2;
-	if (!domain_ok(dom)) {
-		free(dom);
+	if (origin_script_host(valid_get(s, "domain")->valuestring, host) != 0) {
 		snprintf(err, errsz, "scripts[%zu].domain must be a host name", idx);
 		return -1;
 	}
+	if ((dom = strdup(host)) == NULL)
+		return -2;
 	cat = tracker_category(dom);
 	if (cat == NULL && cJSON_IsString(guess) && resolve_has_category(doc, guess->valuestring))
 		cat = guess->valuestring;

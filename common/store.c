@@ -306,7 +306,8 @@ out:
 
 /*
  * One transaction for the whole report: every record and the sync change,
- * or nothing.  category NULL keeps what the record had (COALESCE).
+ * or nothing.  category NULL keeps what the record had (COALESCE).  Only a
+ * pending sync is closed: a finished one keeps its status, time and page.
  */
 int
 store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
@@ -325,7 +326,7 @@ store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
 	    " last_page_url = excluded.last_page_url";
 	static const char sync[] =
 	    "UPDATE syncs SET status = ?1, error = ?2, page_url = ?3, finished_at = ?4"
-	    " WHERE sync_id = ?5 AND site_id = ?6";
+	    " WHERE sync_id = ?5 AND site_id = ?6 AND status = 'pending'";
 	sqlite3_stmt *u = NULL, *s = NULL;
 	char now[32];
 	int rc = STORE_ERROR;

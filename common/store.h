@@ -117,8 +117,9 @@ struct script_entry {
 
 /*
  * Upsert every entry of one report and close the sync, in one transaction.
- * sync_id (lower-case UUID) may be NULL; a sync of another site, or an
- * unknown one, is left alone.  error NULL marks it complete, else failed.
+ * sync_id (lower-case UUID) may be NULL; a sync of another site, an
+ * unknown one, or one already complete or failed is left alone.  error
+ * NULL marks it complete, else failed.
  */
 int store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
                          const struct script_entry *e, size_t n,

@@ -3,57 +3,99 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "limits.h"
 #include "valid.h"
+
+/*
+ * Decode the code point at *p and advance past it: 0, or -1 when the bytes
+ * are not well-formed UTF-8 (overlong forms, surrogates, beyond U+10FFFF,
+ * truncated).  The NUL ends every sequence, so a string is never overrun.
+ */
+static int
+utf8_next(const unsigned char **p, unsigned long *cp)
+{
+	const unsigned char *s = *p;
+	unsigned int c = *s++;
+	int more;
+
+	if (c < 0x80) {
+		*cp = c;
+		*p = s;
+		return 0;
+	} else if (c >= 0xc2 && c <= 0xdf) {
+		more = 1;
+		*cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		more = 2;
+		*cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		more = 3;
+		*cp = c & 0x07;
+	} else {
+		return -1;
+	}
+	for (int i = 0; i < more; i++, s++) {
+		if ((*s & 0xc0) != 0x80)  /* also stops at the NUL */
+			return -1;
+		*cp = (*cp << 6) | (*s & 0x3f);
+	}
+	if ((more == 2 && *cp < 0x800) || (more == 3 && *cp < 0x10000) ||
+	    *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return -1;
+	*p = s;
+	return 0;
+}
+
+/* The one rule for control characters: C0, DEL and C1 (U+0080 to U+009F);
+ * with VALID_TEXT_SPACE, tab, CR and LF are text. */
+static int
+is_control(unsigned long cp, unsigned flags)
+{
+	if ((flags & VALID_TEXT_SPACE) && (cp == '\t' || cp == '\n' || cp == '\r'))
+		return 0;
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+long
+valid_text_chars(const char *s, unsigned flags)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned long cp;
+	long n = 0;
+	int control = 0;
+
+	while (*p != '\0') {
+		if (utf8_next(&p, &cp) != 0)
+			return VALID_TEXT_UTF8;
+		if (!(flags & VALID_TEXT_ANY) && is_control(cp, flags))
+			control = 1;
+		n++;
+	}
+	return control ? VALID_TEXT_CONTROL : n;
+}
 
 long
 valid_utf8_chars(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	long n = 0;
+	long n = valid_text_chars(s, VALID_TEXT_ANY);
 
-	while (*p != '\0') {
-		unsigned int c = *p, cp;
-		int more;
-
-		if (c < 0x80) {
-			p++;
-			n++;
-			continue;
-		} else if (c >= 0xc2 && c <= 0xdf) {
-			more = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			more = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			more = 3;
-			cp = c & 0x07;
-		} else {
-			return -1;
-		}
-		p++;
-		for (int i = 0; i < more; i++, p++) {
-			if ((*p & 0xc0) != 0x80)  /* also stops at the NUL */
-				return -1;
-			cp = (cp << 6) | (*p & 0x3f);
-		}
-		if ((more == 2 && cp < 0x800) || (more == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return -1;
-		n++;
-	}
-	return n;
+	return n < 0 ? -1 : n;
 }
 
-static int
-has_control(const char *s)
+int
+valid_site_key(const char *key)
 {
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
-			return 1;
+	size_t n = 0;
+
+	for (; key[n] != '\0'; n++) {
+		char c = key[n];
+		if (n >= SITE_KEY_MAX)
+			return 0;
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return 0;
 	}
-	return 0;
+	return n > 0;
 }
 
 const cJSON *
@@ -110,11 +152,11 @@ check_string(const cJSON *v, const struct vfield *f, const char *prefix,
 		snprintf(err, errsz, "%s%s must be a string", prefix, f->name);
 		return -1;
 	}
-	if ((chars = valid_utf8_chars(v->valuestring)) < 0) {
+	if ((chars = valid_text_chars(v->valuestring, VALID_TEXT_SPACE)) == VALID_TEXT_UTF8) {
 		snprintf(err, errsz, "%s%s must be valid UTF-8", prefix, f->name);
 		return -1;
 	}
-	if (has_control(v->valuestring)) {
+	if (chars == VALID_TEXT_CONTROL) {
 		snprintf(err, errsz, "%s%s must not contain control characters", prefix, f->name);
 		return -1;
 	}
@@ -191,10 +233,6 @@ check_field(const cJSON *v, const struct vfield *f, const char *prefix,
 	}
 	return -1;
 }
-
-/* More top-level members than this is no client of ours; refusing it keeps
- * the duplicate check cheap. */
-#define VALID_MEMBERS_MAX 64
 
 int
 valid_object(const cJSON *obj, const struct vfield *f, size_t n,

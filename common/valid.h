@@ -44,12 +44,33 @@ int valid_object(const cJSON *obj, const struct vfield *f, size_t n,
  */
 long valid_utf8_chars(const char *s);
 
+/* Flags of valid_text_chars(). */
+#define VALID_TEXT_SPACE 1u   /* tab, CR and LF are text (request fields, config texts) */
+#define VALID_TEXT_ANY   2u   /* no control check at all: valid_utf8_chars() */
+/* Its refusals, both negative. */
+#define VALID_TEXT_UTF8    (-1L)  /* not well-formed UTF-8 */
+#define VALID_TEXT_CONTROL (-2L)  /* well-formed, but holds a control character */
+
+/*
+ * The one rule for text that people type or clients send: well-formed
+ * UTF-8 without control characters, C0 (U+0000 to U+001F), DEL and C1
+ * (U+0080 to U+009F) alike; VALID_TEXT_SPACE lets tab, CR and LF through.
+ * Returns the length in code points, or VALID_TEXT_UTF8 or
+ * VALID_TEXT_CONTROL.  Request fields, config documents and consentctl's
+ * names all use it.
+ */
+long valid_text_chars(const char *s, unsigned flags);
+
 /*
  * Parse a request body as one JSON object.  Refuses NUL bytes, escaped
  * \u0000 (it would silently cut a string short), and anything after the
  * value but white space.  Returns the object (caller owns) or NULL.
  */
 cJSON *valid_parse_body(const char *body, size_t len);
+
+/* Whether key is a site key: 1 to SITE_KEY_MAX characters of A-Za-z0-9_-
+ * (CONTRACT 3).  The endpoints and consentctl alike. */
+int valid_site_key(const char *key);
 
 /* The member of obj named name, or NULL; null values count as absent. */
 const cJSON *valid_get(const cJSON *obj, const char *name);

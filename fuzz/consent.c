@@ -35,7 +35,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(cJSON_IsObject(body));
 	/* request_body_key: a string, well-formed; the rest only then */
 	key = valid_get(body, "site_key");
-	if (!cJSON_IsString(key) || !request_key_ok(key->valuestring))
+	if (!cJSON_IsString(key) || !valid_site_key(key->valuestring))
 		goto out;
 	if ((err = malloc(CONSENT_ERR_MAX)) == NULL)
 		abort();

@@ -32,14 +32,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((body = valid_parse_body(buf, l.rest_len)) == NULL)
 		goto out;
 	key = valid_get(body, "site_key");
-	if (!cJSON_IsString(key) || !request_key_ok(key->valuestring))
+	if (!cJSON_IsString(key) || !valid_site_key(key->valuestring))
 		goto out;
 	if ((err = malloc(256)) == NULL)
 		abort();
 	rc = scripts_req_check(body, l.s[0] ? l.s[0] : "", doc, &rep, err, 256);
 	FUZZ_CHECK(rc >= -2 && rc <= 0);
 	if (rc == -1)
-		FUZZ_CHECK(strnlen(err, 256) < 256 && err[0] != '\0');
+		FUZZ_CHECK(strnlen(err, ERR_MSG_MAX) < ERR_MSG_MAX && err[0] != '\0');
 	if (rc == 0) {
 		FUZZ_CHECK(rep.n <= SCRIPTS_MAX && rep.page_url != NULL);
 		FUZZ_CHECK(rep.sync_id[0] == '\0' || strlen(rep.sync_id) == 36);

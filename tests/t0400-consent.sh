@@ -167,6 +167,10 @@ field "\"anon_id\":\"v\",\"anon_id\":\"w\",$base" 400 "anon_id is given twice" "
 field "\"anon_id\":\"a\\u0000b\",$base" 400 "Invalid JSON body" "escaped NUL: 400"
 field "\"anon_id\":\"a\\u0007b\",$base" 400 "anon_id must not contain control characters" "control character: 400"
 field "\"anon_id\":\"$(printf 'a\377b')\",$base" 400 "anon_id must be valid UTF-8" "invalid UTF-8: 400"
+# Issue 10, defect 5: C1 controls (U+0080 to U+009F) fall under the same rule
+# as consentctl's, raw or escaped.
+field "\"anon_id\":\"v\",$base,\"page_url\":\"$(printf 'https://example.com/\302\205x')\"" 400 "page_url must not contain control characters" "raw C1 control (NEL) in page_url: 400"
+field "\"anon_id\":\"a\\u0090b\",$base" 400 "anon_id must not contain control characters" "escaped C1 control in anon_id: 400"
 check test "$(rows)" = "$n0" "failed requests left no row"
 
 # --- monthly active users and the cap, end to end ----------------------------

@@ -4,6 +4,7 @@
 
 site s1
 site s2
+site s3
 ctl site add paused1 --name Paused --domain example.com >/dev/null
 ctl site pause paused1 >/dev/null
 
@@ -65,6 +66,15 @@ check test "$(ctl sync show "$sync" --json | jq -r .status)" = complete "sync co
 sync2=$(ctl sync start s1)
 cgi POST scripts "sync_id=$sync2" "$(report s1 "[]" '"error":"CSP blocked the scan"')"
 check test "$(ctl sync show "$sync2" --json | jq -c '[.status,.error]')" = '["failed","CSP blocked the scan"]' "sync failed with the error text"
+# Issue 10, defect 3: a finished sync is not rewritten by a later report.
+done1=$(ctl sync show "$sync" --json | jq -c '[.status,.error,.finished_at,.page_url]')
+sleep 0.01
+cgi POST scripts "sync_id=$sync" "{\"site_key\":\"s1\",\"page_url\":\"https://example.com/later\",\"timestamp\":1,\"scripts\":[],\"error\":\"late\"}"
+expect_status 200 "a report for a complete sync: still 200"
+check test "$(ctl sync show "$sync" --json | jq -c '[.status,.error,.finished_at,.page_url]')" = "$done1" "a complete sync keeps its status, time and page"
+failed1=$(ctl sync show "$sync2" --json | jq -c '[.status,.error,.finished_at,.page_url]')
+cgi POST scripts "sync_id=$sync2" "$(report s1 "[]")"
+check test "$(ctl sync show "$sync2" --json | jq -c '[.status,.error,.finished_at,.page_url]')" = "$failed1" "a failed sync stays failed"
 sync3=$(ctl sync start s2)
 cgi POST scripts "sync_id=$sync3" "$(report s1 "[]")"
 expect_status 200 "sync of another site: still 200"
@@ -122,6 +132,21 @@ bad "$(report s1 '[{"domain":"a.com","category":null}]')" "scripts[0].blocked is
 bad "$(report s1 '[{"domain":"a.com","category":null,"blocked":"no"}]')" "scripts[0].blocked must be a boolean" "string blocked"
 bad "$(report s1 '[{"domain":"a.com","category":7,"blocked":false}]')" "scripts[0].category must be a string" "numeric category"
 bad "$(report s1 '[{"domain":"a b.com","blocked":false}]')" "scripts[0].domain must be a host name" "domain with a space"
+# Issue 10, defect 2: a domain is parsed as a host: a port is dropped,
+# anything that is not a host name is refused.
+cgi POST scripts "" "$(report s3 "[$(e www.google-analytics.com:443)]")"
+expect_status 200 "domain with a port: 200"
+check test "$(ctl scripts list s3 --json | jq -c '[.[] | [.domain, .category]]')" = '[["www.google-analytics.com","analytics"]]' "the port is dropped: one record, categorised"
+cgi POST scripts "" "$(report s3 "[$(e 'WWW.Google-Analytics.com.')]")"
+check test "$(ctl scripts list s3 --json | jq -c '[.[] | [.domain, .seen_count]]')" = '[["www.google-analytics.com",2]]' "case and a trailing dot fold into the same record"
+cgi POST scripts "" "$(report s3 "[$(e '[2001:DB8::1]:8443')]")"
+check test "$(rec s3 '[2001:db8::1]' .seen_count)" = 1 "an IPv6 literal with a port: stored without it"
+cgi POST scripts "" "$(report s3 "[$(e tag_manager.example.net)]")"
+expect_status 200 "an underscore in a label: 200 (browsers allow it in URL.host)"
+for d in ']..[:::' 'a..b.com' '.example.com' 'example.com:0' 'example.com:99999' 'example.com:' '[::1' '1.2.3.999' 'a:b:c'; do
+	bad "$(report s3 "[$(e "$d")]")" "scripts[0].domain must be a host name" "domain '$d' refused"
+done
+check test "$(ctl scripts list s3 --json | jq length)" = 3 "refused domains stored nothing"
 bad "$(report s1 '[]' '"error":17')" "error must be a string" "numeric error"
 p500="https://example.com/$(printf 'p%.0s' $(seq 480))"
 cgi POST scripts "" "{\"site_key\":\"s1\",\"page_url\":\"$p500\",\"timestamp\":1,\"scripts\":[]}"
@@ -136,9 +161,11 @@ cgi POST scripts "" "$(report s1 "[$(e cdn.example.org null false "$src2000")]")
 expect_status 200 "src of 2000: 200"
 bad "$(report s1 "[$(e cdn.example.org null false "${src2000}s")]")" "scripts[0].src must be at most 2000 characters" "src of 2001"
 d500="$(printf 'd%.0s' $(seq 496)).com"
-cgi POST scripts "" "$(report s1 "[$(e "$d500")]")"
-expect_status 200 "domain of 500: 200"
+bad "$(report s1 "[$(e "$d500")]")" "scripts[0].domain must be a host name" "domain of 500 with a label of 496: not a host name"
 bad "$(report s1 "[$(e "d$d500")]")" "scripts[0].domain must be at most 500 characters" "domain of 501"
+d253="$(printf 'abcdefghi.%.0s' $(seq 25))com"
+cgi POST scripts "" "$(report s1 "[$(e "$d253")]")"
+expect_status 200 "a host name of 253 characters: 200"
 hundred=$(for i in $(seq 100); do e "h$i.example.org"; printf ','; done | sed 's/,$//')
 cgi POST scripts "" "$(report s1 "[$hundred]")"
 expect_status 200 "100 entries: 200"

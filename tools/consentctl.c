@@ -16,18 +16,11 @@
 #include "resolve.h"
 #include "store.h"
 #include "uuid.h"
+#include "valid.h"
 
 /* The schema, compiled in from schema.sql (tools/embed.sh). */
 extern const char schema_data[];
 
-/* Site names: long enough for any real site or company name, short enough
- * to list on one line. */
-#define SITE_NAME_MAX 200
-/* --mau-cap: a billion monthly visitors is beyond any free-tier site. */
-#define MAU_CAP_MAX 1000000000LL
-/* config publish reads at most this much: the default config is about 8 KiB,
- * a document with every language of the EU is well under 1 MiB. */
-#define CONFIG_FILE_MAX (1024 * 1024)
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -125,10 +118,7 @@ ctl_store(struct ctl *c)
 static int
 check_key(const char *key)
 {
-	size_t n = strlen(key);
-
-	if (n >= 1 && n <= SITE_KEY_MAX && strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789_-") == n)
+	if (valid_site_key(key))
 		return 0;
 	return say(EXIT_USAGE, "invalid site key '%s': 1-%d characters of A-Za-z0-9_-",
 	    key, SITE_KEY_MAX);
@@ -165,50 +155,10 @@ check_cap(const char *s, int64_t *cap)
 	return 0;
 }
 
-/*
- * Length in code points of well-formed UTF-8 without control characters
- * (C0, DEL, C1), or -1.
- */
-static long
-text_chars(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	long n = 0;
-
-	while (*p != '\0') {
-		unsigned long cp;
-		int len, i;
-
-		if (*p < 0x80) {
-			cp = *p, len = 1;
-		} else if (*p >= 0xc2 && *p <= 0xdf) {
-			cp = *p & 0x1f, len = 2;
-		} else if (*p >= 0xe0 && *p <= 0xef) {
-			cp = *p & 0x0f, len = 3;
-		} else if (*p >= 0xf0 && *p <= 0xf4) {
-			cp = *p & 0x07, len = 4;
-		} else {
-			return -1;
-		}
-		for (i = 1; i < len; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return -1;
-			cp = (cp << 6) | (p[i] & 0x3f);
-		}
-		if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-		    cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
-			return -1;
-		p += len;
-		n++;
-	}
-	return n;
-}
-
 static int
 check_name(const char *s)
 {
-	long n = text_chars(s);
+	long n = valid_text_chars(s, 0);
 
 	if (n >= 1 && n <= SITE_NAME_MAX)
 		return 0;
@@ -728,7 +678,7 @@ static int
 cmd_config_publish(struct ctl *c)
 {
 	const char *key = c->operands[0], *path = c->operands[1], *end = NULL;
-	char *text = NULL, *doc = NULL, err[300];
+	char *text = NULL, *doc = NULL, err[ERR_MSG_MAX];
 	struct prepared prep = { 0 };
 	cJSON *json = NULL;
 	int64_t version;

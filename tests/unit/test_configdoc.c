@@ -265,10 +265,50 @@ test_small_buffer(void)
 	cJSON_Delete(doc);
 }
 
+/* Issue 10, defect 1: every string and key of a document is UTF-8 text
+ * without control characters, and translation keys are language tags. */
+static void
+test_texts(void)
+{
+#define TR(body) DOC(",\"content\":{\"translations\":{" body "}}")
+	CHECK_STR(v(TR("\"en\":{\"banner\":{\"title\":\"N\xff\xfe\"}}")),
+	    "content.translations.en.banner.title must be UTF-8 text without control characters",
+	    "invalid UTF-8 in a banner text refused");
+	CHECK_STR(v(TR("\"en\":{\"banner\":{\"title\":\"T\xc0\xaf\"}}")),
+	    "content.translations.en.banner.title must be UTF-8 text without control characters",
+	    "an overlong form refused");
+	CHECK_STR(v(TR("\"en\":{\"ui\":{\"required\":\"a\\u0001b\"}}")),
+	    "content.translations.en.ui.required must be UTF-8 text without control characters",
+	    "a C0 control character refused");
+	CHECK_STR(v(TR("\"en\":{\"ui\":{\"required\":\"a\xc2\x85\"}}")),
+	    "content.translations.en.ui.required must be UTF-8 text without control characters",
+	    "a C1 control character (NEL) refused");
+	CHECK_STR(v(TR("\"en\":{\"banner\":{\"description\":\"one\\ntwo\\tthree\"}}")),
+	    "ok", "LF and tab in a text are fine");
+	CHECK_STR(v(TR("\"T\xc0\xaf\":{}")),
+	    "content.translations has a key that is not UTF-8 text without control characters",
+	    "a translation key with an overlong form refused");
+	CHECK_STR(v(TR("\"en\":{\"ui\":{\"x\\ny\":\"z\"}}")),
+	    "content.translations.en.ui has a key that is not UTF-8 text without control characters",
+	    "a key with LF refused");
+	CHECK_STR(v(TR("\"e n\":{}")),
+	    "content.translations.e n: a translation's key must be a language tag",
+	    "a translation key that is not a language tag refused");
+	CHECK_STR(v(TR("\"de-AT\":{},\"pt-BR\":{}")), "ok", "language tags are keys");
+	CHECK_STR(v(DOC(",\"appearance\":{\"custom\":[\"ok\",\"N\xff\"]}")),
+	    "appearance.custom[1] must be UTF-8 text without control characters",
+	    "unknown keys are checked too, arrays included");
+	CHECK_STR(v("{\"categories\":[{\"id\":\"necessary\",\"name\":\"N\xc2\x9f\"}]}"),
+	    "categories[0].name must be UTF-8 text without control characters",
+	    "a category name with a C1 control refused");
+#undef TR
+}
+
 int
 main(void)
 {
 	test_valid();
+	test_texts();
 	test_document();
 	test_categories();
 	test_regions();

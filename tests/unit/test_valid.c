@@ -68,6 +68,16 @@ main(void)
 	CHECK_STR(check("{\"name\":\"a\\tb\"}"), "", "tab allowed");
 	CHECK_STR(check("{\"name\":\"a\\u0001b\"}"), "name must not contain control characters", "control character");
 	CHECK_STR(check("{\"name\":\"a\\u007fb\"}"), "name must not contain control characters", "DEL");
+	/* Issue 10, defect 5: C1 controls, raw or escaped, under the one rule. */
+	CHECK_STR(check("{\"name\":\"a\xc2\x85" "b\"}"), "name must not contain control characters", "C1 control U+0085 (NEL)");
+	CHECK_STR(check("{\"name\":\"a\\u0080\"}"), "name must not contain control characters", "C1 control U+0080, escaped");
+	CHECK_STR(check("{\"name\":\"a\\u009f\"}"), "name must not contain control characters", "C1 control U+009F, escaped");
+	CHECK_STR(check("{\"name\":\"a\xc2\xa0" "b\"}"), "", "U+00A0 (no-break space) is text");
+	CHECK(valid_text_chars("a\xc2\x85", VALID_TEXT_SPACE) == VALID_TEXT_CONTROL, "valid_text_chars: C1 is a control");
+	CHECK(valid_text_chars("a\tb", VALID_TEXT_SPACE) == 3, "valid_text_chars: tab is text with VALID_TEXT_SPACE");
+	CHECK(valid_text_chars("a\tb", 0) == VALID_TEXT_CONTROL, "valid_text_chars: tab is a control without it");
+	CHECK(valid_text_chars("\xc0\xaf", 0) == VALID_TEXT_UTF8, "valid_text_chars: overlong form");
+	CHECK(valid_site_key("Ab_9-") && !valid_site_key("") && !valid_site_key("a b"), "valid_site_key");
 	CHECK_STR(check("{\"name\":\"ab\",\"colour\":\"blue\"}"), "colour must be one of: red, green", "not one of the values");
 	CHECK_STR(check("{\"name\":\"ab\",\"colour\":\"green\"}"), "", "one of the values");
 	CHECK_STR(check("{\"name\":\"ab\",\"colour\":null}"), "", "optional null is absent");
