@@ -129,9 +129,10 @@ db_open(const char *path, enum store_mode mode, sqlite3 **out)
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
 	/* Every CGI process is usually the last connection to close; without
 	 * this each close would checkpoint the whole WAL into the database
-	 * (three more fsyncs per request).  The WAL is checkpointed by the
-	 * automatic checkpoint every 1000 pages instead.  Commits stay
-	 * synchronous=FULL: a 201 means the entry is on disk. */
+	 * (three more fsyncs per request).  The WAL is checkpointed instead by
+	 * the WAL hook above (wal_checkpoint), once a commit leaves
+	 * WAL_CHECKPOINT_FRAMES frames in it.  Commits stay synchronous=FULL:
+	 * a 201 means the entry is on disk. */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (mode != STORE_READ &&
 	    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {

@@ -5,11 +5,9 @@
 #include "db.h"
 #include "log.h"
 #include "origin.h"
+#include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
 #include "store.h"
 
-#ifndef CONSENT_DB_DEFAULT
-#define CONSENT_DB_DEFAULT "/var/lib/consent/consent.db"
-#endif
 
 const char *
 store_default_path(void)

@@ -46,8 +46,7 @@ fi
 
 # The Makefile's flags, minus -Werror: a newer clang's new warning must not
 # stop a fuzzing run (make check keeps the harnesses warning-free with gcc).
-CPPFLAGS="-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -iquote common -iquote fuzz"
-CPPFLAGS="$CPPFLAGS -DCONSENT_DB_DEFAULT=\"/nonexistent/consent.db\""
+CPPFLAGS="-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -iquote common -iquote fuzz -iquote $B/gen"
 WARN="-Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes \
 -Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual -Wwrite-strings \
 -Wformat=2 -Wvla -Wold-style-definition -Wnull-dereference -Wundef"
@@ -58,7 +57,7 @@ LIBS="-lsqlite3 -lcjson -lcrypto -lmaxminddb -lm"
 # Compile one source to an object when the object is older than the source
 # or any header.
 compile() { # src obj
-	if [ -f "$2" ] && [ ! "$1" -nt "$2" ] && [ -z "$(find common fuzz -name '*.h' -newer "$2")" ]; then
+	if [ -f "$2" ] && [ ! "$1" -nt "$2" ] && [ -z "$(find common fuzz "$B/gen" -name '*.h' -newer "$2")" ]; then
 		return 0
 	fi
 	mkdir -p "$(dirname "$2")"
@@ -67,8 +66,8 @@ compile() { # src obj
 }
 
 build() {
-	${MAKE:-make} -s B="$B" "$B/gen/defaults_data.c" "$B/gen/schema_data.c" \
-	    "$B/gen/trackers_data.c" || return 1
+	${MAKE:-make} -s B="$B" DBPATH=/nonexistent/consent.db "$B/gen/settings.h" \
+	    "$B/gen/defaults_data.c" "$B/gen/schema_data.c" "$B/gen/trackers_data.c" || return 1
 	objs=""
 	for src in common/*.c "$B"/gen/*.c; do
 		obj=$B/obj/$(basename "$src" .c).o
