@@ -67,7 +67,8 @@ SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 endif
 
 COMMON_SRC := $(sort $(wildcard common/*.c))
-GEN_SRC    := $(B)/gen/defaults_data.c $(B)/gen/schema_data.c $(B)/gen/trackers_data.c
+GEN_SRC    := $(B)/gen/defaults_data.c $(B)/gen/defaults_hash.c $(B)/gen/schema_data.c \
+              $(B)/gen/trackers_data.c
 COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
 LIB        := $(B)/obj/libcommon.a
 
@@ -107,6 +108,11 @@ $(B)/obj/gen/%.o: $(B)/gen/%.c $(FLAGS_STAMP)
 $(B)/gen/defaults_data.c: common/defaults.json tools/embed.sh
 	@mkdir -p $(@D)
 	sh tools/embed.sh defaults_data common/defaults.json > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/defaults_hash.c: common/defaults.json
+	@mkdir -p $(@D)
+	h=$$(sha256sum < common/defaults.json | cut -c1-64) && \
+	printf '/* generated: the SHA-256 of common/defaults.json */\nextern const char defaults_sha256[];\nconst char defaults_sha256[] = "%s";\n' "$$h" > $@.tmp && mv $@.tmp $@
 
 $(B)/gen/schema_data.c: schema.sql tools/embed.sh
 	@mkdir -p $(@D)

@@ -39,13 +39,16 @@ CREATE TABLE IF NOT EXISTS configs (
 
 -- What a config request would otherwise compute from the published
 -- document, computed by `consentctl config publish` (and by `consentctl init`
--- for every live version), so that a request parses no document:
--- the skeleton is the document cut to what picks a region and a language
--- (regions' ids, countries, subdivisions and default languages; the
--- languages; the category ids), script_rules its scriptRules array, and one
--- answer per region ('' for none) and language holds the resolved
--- sdkCategories, resolvedRegion, resolvedLanguage, resolvedContent and
--- resolvedUi.  A version without them is resolved from its document.
+-- for every live version), so that a request parses no document
+-- (common/prepare.c): the skeleton is the document cut to what picks a
+-- region and a language (resolve.c's resolve_reads: regions' ids,
+-- countries, subdivisions and default languages; the languages; the
+-- category ids) plus the "stamp" of the build that prepared it,
+-- script_rules its scriptRules array, and one answer per region ('' for
+-- none) and language holds the resolved sdkCategories, resolvedRegion,
+-- resolvedLanguage, resolvedContent and resolvedUi.  A version without
+-- them, or whose stamp is not the running build's, is resolved from its
+-- document.
 CREATE TABLE IF NOT EXISTS config_skeletons (
 	config_id    INTEGER PRIMARY KEY REFERENCES configs(id),
 	skeleton     TEXT NOT NULL,

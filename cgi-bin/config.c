@@ -3,13 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "defaults.h"
 #include "geo.h"
 #include "http.h"
 #include "limits.h"
 #include "log.h"
+#include "prepare.h"
 #include "request.h"
-#include "resolve.h"
 #include "resp.h"
 #include "sandbox.h"
 #include "store.h"
@@ -57,61 +56,19 @@ reply_disabled(struct resp *resp)
 	return rc;
 }
 
-/*
- * The answer prepared at publish time for the visitor's region and
- * language (schema.sql, config_answers): 0 sent, 1 not prepared (resolve
- * the document instead), -1 failed.
- */
-static int
-reply_prepared(struct resp *resp, struct store *st, const struct site *site,
-               const struct visitor *v, const struct site_facts *facts)
-{
-	cJSON *skel = cJSON_ParseWithOpts(site->skeleton, NULL, 1), *body = NULL;
-	const char *region, *lang;
-	char *answer = NULL;
-	int rc = 1;
-
-	if (skel == NULL || resolve_pick(skel, v, &region, &lang) != 0)
-		goto out;
-	switch (store_config_answer(st, site->config_id, region, lang, &answer)) {
-	case STORE_OK:
-		break;
-	case STORE_NOTFOUND:
-		goto out;
-	default:
-		rc = -1;
-		goto out;
-	}
-	body = resolve_stored(site->document, site->script_rules, answer, facts);
-	rc = body != NULL ? resp_json(resp, 200, body) : -1;
-out:
-	cJSON_Delete(body);
-	free(answer);
-	cJSON_Delete(skel);
-	return rc;
-}
-
-/* Resolve the published document (or the defaults) for this visitor. */
+/* CONTRACT 5: the site's config for this visitor, by the one config path. */
 static int
 reply_config(struct resp *resp, struct store *st, const struct site *site,
              const struct visitor *v)
 {
-	struct site_facts facts = { site->name, site->free_tier, site->version,
-	    site->document == NULL };
-	cJSON *doc, *body = NULL;
-	int rc;
+	struct served sv;
+	cJSON *body = NULL;
+	int rc = -1;
 
-	if (site->skeleton != NULL && (rc = reply_prepared(resp, st, site, v, &facts)) != 1)
-		return rc;
-	rc = -1;
-	if ((doc = resolve_document(site->document)) == NULL)
-		goto out;
-	if ((body = resolve_config(doc, v, &facts)) == NULL)
-		goto out;
-	rc = resp_json(resp, 200, body);
-out:
+	if (prepare_site(site, &sv) == 0 && (body = prepare_answer(st, site, &sv, v)) != NULL)
+		rc = resp_json(resp, 200, body);
 	cJSON_Delete(body);
-	cJSON_Delete(doc);
+	prepare_site_free(&sv);
 	return rc;
 }
 

@@ -7,7 +7,7 @@
 #include "http.h"
 #include "log.h"
 #include "request.h"
-#include "resolve.h"
+#include "prepare.h"
 #include "resp.h"
 #include "sandbox.h"
 #include "store.h"
@@ -57,7 +57,8 @@ main(void)
 	struct resp resp;
 	struct store *st = NULL;
 	struct site site;
-	cJSON *body = NULL, *doc = NULL;
+	struct served sv = { 0 };
+	cJSON *body = NULL;
 	const char *key;
 	char err[CONSENT_ERR_MAX];
 
@@ -70,18 +71,17 @@ main(void)
 	    request_body_key(body, &resp, &key) != 0 ||
 	    request_site(&req, &resp, key, STORE_WRITE, 1, &st, &site) != 0)
 		goto done;
-	/* The category checks read only the ids: the prepared skeleton has
-	 * them and is a fraction of the document to parse. */
-	if ((doc = resolve_document(site.skeleton ? site.skeleton : site.document)) == NULL)
+	/* The category checks read only the ids (the skeleton has them). */
+	if (prepare_site(&site, &sv) != 0)
 		resp_error(&resp, 500, "Internal server error");
-	else if (consent_req_check(body, doc, err, sizeof(err)) != 0)
+	else if (consent_req_check(body, sv.doc, err, sizeof(err)) != 0)
 		resp_error(&resp, 400, err);
 	else if (record(st, &site, body) != 0 || resp_success(&resp, 201) != 0)
 		resp_error(&resp, 500, "Internal server error");
 	store_site_clear(&site);
 	store_close(st);
 done:
-	cJSON_Delete(doc);
+	prepare_site_free(&sv);
 	cJSON_Delete(body);
 	http_finish(&req);
 	return 0;

@@ -3,7 +3,7 @@
 #include "limits.h"
 #include "log.h"
 #include "request.h"
-#include "resolve.h"
+#include "prepare.h"
 #include "resp.h"
 #include "sandbox.h"
 #include "scripts_req.h"
@@ -17,7 +17,8 @@ main(void)
 	struct resp resp;
 	struct store *st = NULL;
 	struct site site;
-	cJSON *body = NULL, *doc = NULL;
+	struct served sv = { 0 };
+	cJSON *body = NULL;
 	const char *key;
 	char err[ERR_MSG_MAX];
 	int rc;
@@ -32,11 +33,10 @@ main(void)
 	    request_body_key(body, &resp, &key) != 0 ||
 	    request_site(&req, &resp, key, STORE_WRITE, 0, &st, &site) != 0)
 		goto done;
-	/* The category checks read only the ids: the prepared skeleton has
-	 * them and is a fraction of the document to parse. */
-	if ((doc = resolve_document(site.skeleton ? site.skeleton : site.document)) == NULL)
+	/* The category checks read only the ids (the skeleton has them). */
+	if (prepare_site(&site, &sv) != 0)
 		resp_error(&resp, 500, "Internal server error");
-	else if ((rc = scripts_req_check(body, req.query, doc, &rep, err, sizeof(err))) != 0)
+	else if ((rc = scripts_req_check(body, req.query, sv.doc, &rep, err, sizeof(err))) != 0)
 		resp_error(&resp, rc == -1 ? 400 : 500, rc == -1 ? err : "Internal server error");
 	else if (store_scripts_report(st, site.id, rep.page_url, rep.e, rep.n,
 	    rep.sync_id[0] ? rep.sync_id : NULL, rep.error) != STORE_OK ||
@@ -46,7 +46,7 @@ main(void)
 	store_close(st);
 done:
 	scripts_req_free(&rep);
-	cJSON_Delete(doc);
+	prepare_site_free(&sv);
 	cJSON_Delete(body);
 	http_finish(&req);
 	return 0;

@@ -79,28 +79,19 @@ wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 /*
  * One way in (Fossil db.c): explicit open flags, no shared cache, no URI
  * filenames, and the connection hardened before the first statement runs.
- * A missing file is an error for STORE_READ and STORE_WRITE: the endpoints
+ * Without SQLITE_OPEN_CREATE a missing file is an error: the endpoints
  * never create a database by accident in the wrong place.
  */
 int
-db_open(const char *path, enum store_mode mode, sqlite3 **out)
+db_open(const char *path, int flags, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
-	int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE;
+	int create = (flags & SQLITE_OPEN_CREATE) != 0;
+	int writer = (flags & SQLITE_OPEN_READWRITE) != 0;
 	int rc;
 
 	*out = NULL;
-	switch (mode) {
-	case STORE_READ:
-		flags |= SQLITE_OPEN_READONLY;
-		break;
-	case STORE_WRITE:
-		flags |= SQLITE_OPEN_READWRITE;
-		break;
-	case STORE_CREATE:
-		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-		break;
-	}
+	flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE;
 	/*
 	 * A database file this process may not write is refused before SQLite
 	 * sees it, by readers too: on open SQLite gives an empty -wal the
@@ -109,7 +100,7 @@ db_open(const char *path, enum store_mode mode, sqlite3 **out)
 	 * failing after the mode is restored.  Root, who ignores modes, still
 	 * meets a read-only mount here (EROFS).
 	 */
-	if (access(path, W_OK) != 0 && !(mode == STORE_CREATE && errno == ENOENT)) {
+	if (access(path, W_OK) != 0 && !(create && errno == ENOENT)) {
 		log_error("database %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -121,7 +112,7 @@ db_open(const char *path, enum store_mode mode, sqlite3 **out)
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, busy_wait, NULL);
-	if (mode != STORE_READ)
+	if (writer)
 		sqlite3_wal_hook(db, wal_checkpoint, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
@@ -134,7 +125,7 @@ db_open(const char *path, enum store_mode mode, sqlite3 **out)
 	 * WAL_CHECKPOINT_FRAMES frames in it.  Commits stay synchronous=FULL:
 	 * a 201 means the entry is on disk. */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	if (mode != STORE_READ &&
+	if (writer &&
 	    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
 		db_log(db, path);
 		sqlite3_close(db);

@@ -1,23 +1,25 @@
-/* db.h: the SQLite connection under the store (only store*.c include this). */
+/* db.h: opening SQLite and the few calls every statement needs (the SQLite store's floor). */
 #ifndef CONSENT_DB_H
 #define CONSENT_DB_H
 
+/*
+ * Below the store: knows SQLite, nothing of sites, configs or requests.
+ * Only the SQLite store (store*.c, through store_sqlite.h) includes it.
+ */
+
 #include <sqlite3.h>
 
-#include "store.h"
-
-struct store {
-	sqlite3 *db;
-	const char *path;
-};
-
 /*
- * Open path with explicit flags for the mode: read-only, read-write, or
- * read-write-create; no URI names, no mutex (one thread), busy timeout
- * DB_BUSY_TIMEOUT_MS, SQLITE_DBCONFIG_DEFENSIVE on, trusted schema off,
- * foreign keys on.  Returns 0, or -1 with the cause on stderr.
+ * Open path with SQLite's own flags (SQLITE_OPEN_READONLY, or
+ * SQLITE_OPEN_READWRITE with or without SQLITE_OPEN_CREATE), to which
+ * db_open adds no mutex (one thread) and a private cache; no URI names.
+ * Busy timeout DB_BUSY_TIMEOUT_MS, SQLITE_DBCONFIG_DEFENSIVE on, trusted
+ * schema, triggers and views off; a writer also gets foreign keys on and
+ * the WAL hook that checkpoints.  A file this process may not write is
+ * refused before SQLite opens it, unless flags create it.  Returns 0, or
+ * -1 with the cause on stderr.
  */
-int db_open(const char *path, enum store_mode mode, sqlite3 **out);
+int db_open(const char *path, int flags, sqlite3 **out);
 
 /* Prepare one statement; -1 with the cause on stderr. */
 int db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st);

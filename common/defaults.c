@@ -3,8 +3,16 @@
 
 #include "defaults.h"
 
-/* common/defaults.json, embedded by tools/embed.sh (gen/defaults_data.c). */
+/* common/defaults.json, embedded by tools/embed.sh (gen/defaults_data.c),
+ * and its SHA-256 in hex, taken by the Makefile (gen/defaults_hash.c). */
 extern const char defaults_data[];
+extern const char defaults_sha256[];
+
+const char *
+defaults_hash(void)
+{
+	return defaults_sha256;
+}
 
 const char *
 defaults_json(void)

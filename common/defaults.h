@@ -13,4 +13,8 @@ cJSON *defaults_config(void);
 /* The same document as JSON text (static, NUL-terminated). */
 const char *defaults_json(void);
 
+/* The SHA-256 of that text, 64 lower-case hex digits (static), taken at
+ * build time: what prepared answers are stamped with. */
+const char *defaults_hash(void);
+
 #endif

@@ -70,6 +70,13 @@ request_body_key(const cJSON *body, struct resp *resp, const char **key)
 	return 0;
 }
 
+/* store_domain_fn: whether the Origin's host (arg) is under domain. */
+static int
+host_under(const char *domain, void *arg)
+{
+	return origin_matches(arg, domain);
+}
+
 int
 request_site(const struct http_req *req, struct resp *resp, const char *key,
              enum store_mode mode, int check_paused, struct store **st,
@@ -98,7 +105,7 @@ request_site(const struct http_req *req, struct resp *resp, const char *key,
 		goto fail_site;
 	}
 	if (origin_host(req->origin, host) != 0 ||
-	    (rc = store_origin_allowed(*st, site->id, host)) == 0) {
+	    (rc = store_site_domains(*st, site->id, host_under, host)) == 0) {
 		resp_error(resp, 403, "Origin not registered for this site");
 		goto fail_site;
 	}

@@ -15,6 +15,23 @@ static const char *const banner_keys[] = {
 };
 #define BANNER_KEYS (sizeof(banner_keys) / sizeof(banner_keys[0]))
 
+/*
+ * What resolve_pick() and resolve_has_category() read of a document, and
+ * nothing else: resolve_region() reads the regions' id, countries and
+ * subdivisions, resolve_language() the regions' defaultLanguage, the
+ * content's defaultLanguage and which translations are objects, and
+ * resolve_has_category() the categories' ids.  prepare.c cuts a document's
+ * skeleton by this list, so the two answer alike on both; a resolver that
+ * reads one more member adds it here (and bumps RESOLVE_VERSION).
+ */
+const char *const resolve_reads[] = {
+	"regions[].id", "regions[].countries", "regions[].subdivisions",
+	"regions[].defaultLanguage",
+	"content.defaultLanguage", "content.translations.*",
+	"categories[].id",
+	NULL
+};
+
 /* Iterate over the members of a possibly NULL array or object
  * (cJSON_ArrayForEach dereferences it unguarded). */
 #define EACH(e, parent) for ((e) = first((parent)); (e) != NULL; (e) = (e)->next)
@@ -281,13 +298,8 @@ fail:
 	return NULL;
 }
 
-/*
- * The part of the 200 body that depends only on the region (may be NULL)
- * and the language: sdkCategories, resolvedRegion, resolvedLanguage,
- * resolvedContent and resolvedUi, in that order.  New object or NULL.
- */
-static cJSON *
-answer_of(const cJSON *doc, const cJSON *builtin, const cJSON *region, const char *lang)
+cJSON *
+resolve_part(const cJSON *doc, const cJSON *builtin, const cJSON *region, const char *lang)
 {
 	const char *rid = region ? str_of(region, "id") : NULL;
 	cJSON *out, *item;
@@ -369,7 +381,7 @@ resolve_config(const cJSON *doc, const struct visitor *v, const struct site_fact
 	lang = resolve_language(doc, region, v);
 	rules = arr_of(doc, "scriptRules");
 	out = assemble(cJSON_CreateObjectReference(doc->child),
-	    answer_of(doc, builtin, region, lang),
+	    resolve_part(doc, builtin, region, lang),
 	    rules ? cJSON_CreateArrayReference(rules->child) : cJSON_CreateArray(), site);
 	cJSON_Delete(owned);
 	return out;
@@ -401,179 +413,6 @@ resolve_stored(const char *document, const char *script_rules, const char *answe
 	if (a == NULL)
 		log_error("a prepared config answer does not parse");
 	return assemble(cJSON_CreateRaw(document), a, cJSON_CreateRaw(script_rules), site);
-}
-
-/* Copy of the string member name of src into dst, when src has one. */
-static int
-copy_string(cJSON *dst, const cJSON *src, const char *name)
-{
-	const char *s = str_of(src, name);
-
-	return s == NULL || cJSON_AddStringToObject(dst, name, s) != NULL ? 0 : -1;
-}
-
-/* Copy of the array member name of src into dst, when src has one. */
-static int
-copy_array(cJSON *dst, const cJSON *src, const char *name)
-{
-	const cJSON *a = arr_of(src, name);
-	cJSON *c;
-
-	if (a == NULL)
-		return 0;
-	if ((c = cJSON_Duplicate(a, 1)) == NULL)
-		return -1;
-	cJSON_AddItemToObject(dst, name, c);
-	return 0;
-}
-
-/*
- * The skeleton: every member resolve_region(), resolve_language() and
- * resolve_has_category() read, and nothing else, so that those give the
- * same answers on it as on the document.
- */
-static cJSON *
-skeleton_of(const cJSON *doc)
-{
-	const cJSON *content = obj_of(doc, "content"), *e;
-	cJSON *out = cJSON_CreateObject(), *regions, *cats, *c, *tr, *o;
-
-	if (out == NULL || (regions = cJSON_AddArrayToObject(out, "regions")) == NULL ||
-	    (cats = cJSON_AddArrayToObject(out, "categories")) == NULL ||
-	    (c = cJSON_AddObjectToObject(out, "content")) == NULL ||
-	    copy_string(c, content, "defaultLanguage") != 0 ||
-	    (tr = cJSON_AddObjectToObject(c, "translations")) == NULL)
-		goto fail;
-	EACH(e, arr_of(doc, "regions")) {
-		if ((o = cJSON_CreateObject()) == NULL)
-			goto fail;
-		cJSON_AddItemToArray(regions, o);
-		if (cJSON_IsObject(e) && (copy_string(o, e, "id") != 0 ||
-		    copy_array(o, e, "countries") != 0 || copy_array(o, e, "subdivisions") != 0 ||
-		    copy_string(o, e, "defaultLanguage") != 0))
-			goto fail;
-	}
-	EACH(e, arr_of(doc, "categories")) {
-		if ((o = cJSON_CreateObject()) == NULL)
-			goto fail;
-		cJSON_AddItemToArray(cats, o);
-		if (copy_string(o, e, "id") != 0)
-			goto fail;
-	}
-	EACH(e, obj_of(content, "translations")) {
-		if (e->string == NULL)
-			continue;
-		o = cJSON_IsObject(e) ? cJSON_CreateObject() : cJSON_CreateNull();
-		if (o == NULL)
-			goto fail;
-		cJSON_AddItemToObject(tr, e->string, o);
-	}
-	return out;
-fail:
-	cJSON_Delete(out);
-	return NULL;
-}
-
-void
-resolve_prepared_free(struct prepared *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		cJSON_free(p->a[i].answer);
-		free(p->a[i].region);
-		free(p->a[i].language);
-	}
-	free(p->a);
-	cJSON_free(p->skeleton);
-	cJSON_free(p->script_rules);
-	memset(p, 0, sizeof(*p));
-}
-
-/* Append the answer for region (may be NULL) and lang to p: 0 or -1. */
-static int
-prepare_one(struct prepared *p, const cJSON *doc, const cJSON *builtin,
-            const cJSON *region, const char *lang)
-{
-	struct prepared_answer *a = &p->a[p->n];
-	const char *rid = region ? str_of(region, "id") : "";
-	cJSON *ans = answer_of(doc, builtin, region, lang);
-
-	a->answer = ans ? cJSON_PrintUnformatted(ans) : NULL;
-	cJSON_Delete(ans);
-	a->region = strdup(rid);
-	a->language = strdup(lang);
-	p->n++;
-	return a->answer && a->region && a->language ? 0 : -1;
-}
-
-int
-resolve_prepare(const cJSON *doc, struct prepared *p)
-{
-	const cJSON *content = obj_of(doc, "content"), *rules = arr_of(doc, "scriptRules");
-	const cJSON *regions = arr_of(doc, "regions"), *r, *q, *e;
-	const char *langs[LANGS_MAX + 1];
-	const char *fallback = str_of(content, "defaultLanguage");
-	size_t nl = 0, nr = 1;
-	cJSON *skel = NULL, *builtin = NULL, *empty = NULL;
-	int rc = -1;
-
-	memset(p, 0, sizeof(*p));
-	/* The languages resolve_language() can answer: the first LANGS_MAX
-	 * translations, and the fallback when it is not one of them. */
-	EACH(e, obj_of(content, "translations")) {
-		if (nl < LANGS_MAX && e->string != NULL && cJSON_IsObject(e)) {
-			size_t i = 0;
-			while (i < nl && strcmp(langs[i], e->string) != 0)
-				i++;
-			if (i == nl)
-				langs[nl++] = e->string;
-		}
-	}
-	if (fallback == NULL)
-		fallback = "en";
-	for (size_t i = 0; i < nl && fallback != NULL; i++)
-		if (strcmp(langs[i], fallback) == 0)
-			fallback = NULL;
-	if (fallback != NULL)
-		langs[nl++] = fallback;
-	/* Every region needs an id of its own, or the stored answers could not
-	 * tell them apart: such a document is resolved per request instead. */
-	EACH(r, regions) {
-		const char *id = str_of(r, "id");
-		if (id == NULL || *id == '\0')
-			return 1;
-		for (q = regions->child; q != r; q = q->next)
-			if (strcmp(str_of(q, "id"), id) == 0)
-				return 1;
-		nr++;
-	}
-	if (nr * nl > PREPARED_ANSWERS_MAX)
-		return 1;
-	if ((builtin = defaults_config()) == NULL || (skel = skeleton_of(doc)) == NULL ||
-	    (p->skeleton = cJSON_PrintUnformatted(skel)) == NULL)
-		goto out;
-	if (rules != NULL)
-		p->script_rules = cJSON_PrintUnformatted(rules);
-	else if ((empty = cJSON_CreateArray()) != NULL)
-		p->script_rules = cJSON_PrintUnformatted(empty);
-	if (p->script_rules == NULL || (p->a = calloc(nr * nl, sizeof(*p->a))) == NULL)
-		goto out;
-	for (size_t i = 0; i < nl; i++) {
-		if (prepare_one(p, doc, builtin, NULL, langs[i]) != 0)
-			goto out;
-		EACH(r, regions)
-			if (prepare_one(p, doc, builtin, r, langs[i]) != 0)
-				goto out;
-	}
-	rc = 0;
-out:
-	if (rc != 0) {
-		log_error("out of memory preparing the config");
-		resolve_prepared_free(p);
-	}
-	cJSON_Delete(empty);
-	cJSON_Delete(skel);
-	cJSON_Delete(builtin);
-	return rc;
 }
 
 cJSON *

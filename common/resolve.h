@@ -34,32 +34,30 @@ cJSON *resolve_config(const cJSON *doc, const struct visitor *v,
                       const struct site_facts *site);
 
 /*
- * The precomputed form of a document (schema.sql, config_skeletons and
- * config_answers), so that a config request resolves without parsing it:
- * the skeleton (what picks a region and a language, and the category ids),
- * the scriptRules array, and the answer of every region ("" for none) and
- * language.  Every string is JSON text owned by the struct.
+ * The version of what the resolver answers: bumped whenever a change to
+ * resolve.c or lang.c changes an answer for some document and visitor, so
+ * that answers prepared by an older build are ignored (prepare.c stamps
+ * them with it and the built-in defaults' hash).
  */
-struct prepared_answer {
-	char *region;
-	char *language;
-	char *answer;           /* {"sdkCategories": ..., ..., "resolvedUi": ...} */
-};
-struct prepared {
-	char *skeleton;
-	char *script_rules;
-	struct prepared_answer *a;
-	size_t n;
-};
+#define RESOLVE_VERSION 1
 
 /*
- * Fill p from a validated document: 0; 1 when the document is not worth
- * preparing (more than PREPARED_ANSWERS_MAX answers, or a region without an
- * id of its own), p then empty and the document resolved per request; -1
- * when memory runs out (reported).  Release with resolve_prepared_free().
+ * The members resolve_pick() and resolve_has_category() read, as paths:
+ * "a.b" a member of a member, "a[].b" that member of every element of the
+ * array a, "a.*" every member name of the object a with whether its value
+ * is an object.  NULL-terminated.  A skeleton holding exactly these gives
+ * the same picks as the whole document.
  */
-int resolve_prepare(const cJSON *doc, struct prepared *p);
-void resolve_prepared_free(struct prepared *p);
+extern const char *const resolve_reads[];
+
+/*
+ * The part of the 200 body that depends only on the region (may be NULL)
+ * and the language: sdkCategories, resolvedRegion, resolvedLanguage,
+ * resolvedContent and resolvedUi, in that order, resolved from doc over
+ * builtin (the defaults).  New object or NULL when out of memory.
+ */
+cJSON *resolve_part(const cJSON *doc, const cJSON *builtin, const cJSON *region,
+                    const char *lang);
 
 /*
  * CONTRACT 5.1 and 5.3 on a skeleton (or a whole document): the id of the

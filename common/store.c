@@ -1,59 +1,10 @@
-/* store.c: the SQLite backend of the request path (sites, consent, scripts). */
+/* store.c: the SQLite store of the request path (sites, domains, answers, consent, scripts). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
 #include "log.h"
-#include "origin.h"
-#include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
-#include "store.h"
+#include "store_sql.h"
 
-
-const char *
-store_default_path(void)
-{
-	const char *p = getenv("CONSENT_DB");
-
-	return (p != NULL && *p != '\0') ? p : CONSENT_DB_DEFAULT;
-}
-
-int
-store_open(struct store **out, const char *path, enum store_mode mode)
-{
-	struct store *st;
-
-	*out = NULL;
-	if (path == NULL)
-		path = store_default_path();
-	if ((st = calloc(1, sizeof(*st))) == NULL) {
-		log_error("out of memory");
-		return STORE_ERROR;
-	}
-	st->path = path;
-	if (db_open(path, mode, &st->db) != 0) {
-		free(st);
-		return STORE_ERROR;
-	}
-	*out = st;
-	return STORE_OK;
-}
-
-void
-store_close(struct store *st)
-{
-	if (st == NULL)
-		return;
-	sqlite3_close(st->db);
-	free(st);
-}
-
-static char *
-column_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? strdup((const char *)t) : NULL;
-}
 
 /*
  * One statement fetches the site, its published document with what was
@@ -94,15 +45,15 @@ store_site_get(struct store *st, const char *key, struct site *out)
 	}
 	out->id = sqlite3_column_int64(q, 0);
 	memcpy(out->key, key, strlen(key) + 1);
-	out->name = column_dup(q, 1);
+	out->name = sql_text_dup(q, 1);
 	out->paused = sqlite3_column_int(q, 2) != 0;
 	out->free_tier = sqlite3_column_int(q, 3) != 0;
 	out->mau_cap = sqlite3_column_type(q, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 4);
 	out->config_id = sqlite3_column_int64(q, 5);
 	out->version = sqlite3_column_int64(q, 6);
-	out->document = column_dup(q, 7);
-	out->skeleton = column_dup(q, 8);
-	out->script_rules = column_dup(q, 9);
+	out->document = sql_text_dup(q, 7);
+	out->skeleton = sql_text_dup(q, 8);
+	out->script_rules = sql_text_dup(q, 9);
 	out->visitors = sqlite3_column_int64(q, 10);
 	if (out->name == NULL || (out->config_id != 0 && out->document == NULL) ||
 	    (sqlite3_column_type(q, 8) != SQLITE_NULL && out->skeleton == NULL) ||
@@ -133,11 +84,12 @@ store_site_clear(struct site *s)
 }
 
 /*
- * A site has a handful of domains: read them all and match in C
- * (origin_matches), so the subdomain rule lives in one place.
+ * A site has a handful of domains: hand them all to fn, which decides
+ * (origin_matches), so the subdomain rule lives in one place and the store
+ * knows nothing of Origins.
  */
 int
-store_origin_allowed(struct store *st, int64_t site_id, const char *host)
+store_site_domains(struct store *st, int64_t site_id, store_domain_fn fn, void *arg)
 {
 	static const char sql[] = "SELECT host FROM domains WHERE site_id = ?1";
 	sqlite3_stmt *q = NULL;
@@ -148,10 +100,8 @@ store_origin_allowed(struct store *st, int64_t site_id, const char *host)
 	sqlite3_bind_int64(q, 1, site_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *d = (const char *)sqlite3_column_text(q, 0);
-		if (d != NULL && origin_matches(host, d)) {
-			found = 1;
+		if (d != NULL && (found = fn(d, arg)) != 0)
 			break;
-		}
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		db_log(st->db, "domain lookup");
@@ -179,7 +129,7 @@ store_config_answer(struct store *st, int64_t config_id, const char *region,
 	db_bind_text(q, 3, lang);
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
-		if ((*answer = column_dup(q, 0)) == NULL)
+		if ((*answer = sql_text_dup(q, 0)) == NULL)
 			log_error("out of memory");
 		else
 			rc = STORE_OK;

@@ -1,12 +1,16 @@
-/* store.h: every SQL statement of the service, behind plain functions. */
+/* store.h: the data of the service behind plain functions: the one interface a backend implements. */
 #ifndef CONSENT_STORE_H
 #define CONSENT_STORE_H
 
 /*
- * The endpoints and consentctl speak to the data only through these
- * functions, so a second backend can replace store.c and store_admin.c
- * without touching them.  The SQLite backend keeps all SQL in those two files,
- * as prepared statements with bound parameters.
+ * The endpoints, consentctl and the rest of common/ speak to the data only
+ * through these functions and types, which name no SQL, no SQLite type and
+ * no other module of common/ (limits.h aside): a second backend (PostgreSQL
+ * is next) implements this header and nothing else changes.  The SQLite
+ * backend is store*.c with its private store_sql.h, over db.c; it keeps
+ * every SQL statement of the service, as prepared statements with bound
+ * parameters.  Every value crosses as plain C data (or, for consentctl's
+ * listings, as rows of described columns).
  *
  * Return codes: STORE_OK, or one of the positive codes where the function
  * documents it, or STORE_ERROR (the cause is already on stderr).
@@ -66,9 +70,11 @@ struct site {
 int store_site_get(struct store *st, const char *key, struct site *out);
 void store_site_clear(struct site *s);
 
-/* Whether host (lower case, from origin_host()) is registered for the site
- * or is a subdomain of a registered domain: 1, 0, or STORE_ERROR. */
-int store_origin_allowed(struct store *st, int64_t site_id, const char *host);
+/* Hand each registered domain of the site to fn until it returns non-zero:
+ * that value (1: the caller found its match), 0 when none did, or
+ * STORE_ERROR. */
+typedef int (*store_domain_fn)(const char *domain, void *arg);
+int store_site_domains(struct store *st, int64_t site_id, store_domain_fn fn, void *arg);
 
 /* The prepared answer of a published config for a region id ("" for none)
  * and a language: STORE_OK with *answer owned by the caller (free()), or
@@ -143,6 +149,26 @@ int store_site_set(struct store *st, const char *key, const char *name,
                    int free_tier, int mau_cap_set, int64_t mau_cap);
 int store_site_pause(struct store *st, const char *key, int paused);
 
+/*
+ * Listings reach consentctl as rows: JSON objects whose members are the
+ * query's output columns, each described once, in order, by name, type and
+ * whether it is left out when it has no value.  The SQLite store checks
+ * every statement's columns against their description, so a renamed alias
+ * cannot silently change a type or a name.
+ */
+enum store_type {
+	ST_TEXT,    /* a string */
+	ST_INT,     /* an integer */
+	ST_NUMBER,  /* an integer or a fraction */
+	ST_BOOL,    /* stored 0/1, given as false/true */
+	ST_JSON     /* stored as JSON text, given as its value */
+};
+struct store_column {
+	const char *name;
+	enum store_type type;
+	int optional;   /* 1: left out of the row when it has no value */
+};
+
 /* A callback receives each row as a JSON object it must not keep; a
  * non-zero return stops the walk and is returned. */
 typedef int (*store_row_fn)(const cJSON *row, void *arg);
@@ -156,21 +182,48 @@ int store_site_show(struct store *st, const char *key, cJSON **out);
 int store_domain_add(struct store *st, const char *key, const char *host);
 int store_domain_remove(struct store *st, const char *key, const char *host);
 
-struct prepared;   /* resolve.h */
+/*
+ * What is prepared from a published document (prepare.c) so that a config
+ * request resolves nothing: the skeleton (JSON text: what picks a region
+ * and a language, stamped with the build that made it), the scriptRules
+ * array (JSON text), and one answer (JSON text) per region id ("" for
+ * none) and language.  Plain rows: the store keeps them as they are.
+ */
+struct store_answer {
+	const char *region;
+	const char *language;
+	const char *answer;
+};
+struct store_prepared {
+	const char *skeleton;
+	const char *script_rules;
+	const struct store_answer *a;
+	size_t n;
+};
 
-/* Publish a validated document with what was prepared from it (resolve_
- * prepare(); NULL or empty: nothing, the document is resolved per request):
- * *version receives the new number. */
+/*
+ * Publish a validated document with what was prepared from it (NULL, or no
+ * skeleton: nothing; the document is then resolved per request).  The new
+ * version is one more than the site's highest, decided inside the write
+ * transaction, so two publishers never get the same number; the site then
+ * points at it, and older versions stay.  *version receives the number.
+ */
 int store_config_publish(struct store *st, const char *key, const char *doc,
-                         const struct prepared *prep, int64_t *version);
+                         const struct store_prepared *prep, int64_t *version);
 
-/* Prepare again every site's published version, in one transaction: fn
- * fills *out from the document (0, or 1 to store nothing for it, or -1 to
- * give up), and what it made replaces what was stored.  For consentctl
- * init: a database from before the prepared tables, or a build whose
- * built-in texts changed. */
-typedef int (*store_prepare_fn)(void *arg, const char *document, struct prepared *out);
-int store_config_prepare_live(struct store *st, store_prepare_fn fn, void *arg);
+/*
+ * Prepare again every site's published version, in one transaction:
+ * prepare() fills *out from the document (0, or 1 to store nothing for it,
+ * or -1 to give up), what it made replaces what was stored, and release()
+ * then frees it.  For consentctl init: a database from before the prepared
+ * tables, or a build whose built-in texts or resolver changed.
+ */
+struct store_preparer {
+	int (*prepare)(void *arg, const char *document, struct store_prepared *out);
+	void (*release)(void *arg, struct store_prepared *out);
+	void *arg;
+};
+int store_config_prepare_live(struct store *st, const struct store_preparer *p);
 
 /* A new sync for the site with this id (already generated). */
 int store_sync_start(struct store *st, const char *key, const char *sync_id);
@@ -179,9 +232,12 @@ int store_sync_start(struct store *st, const char *key, const char *sync_id);
 int store_sync_show(struct store *st, const char *sync_id, cJSON **out);
 
 /* Consent entries of a site, oldest first, created_at >= since (NULL: all);
- * each row holds the CONTRACT 3 export fields, optional ones only when set. */
+ * each row holds the CONTRACT 3 export fields, optional ones only when set:
+ * the columns of store_export_columns, in that order. */
 int store_consent_export(struct store *st, const char *key, const char *since,
                          store_row_fn fn, void *arg);
+extern const struct store_column store_export_columns[];
+extern const size_t store_export_ncolumns;
 /* Script records of a site, by domain. */
 int store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *arg);
 /* New JSON object: mau (this month), entries, by_event_type{},

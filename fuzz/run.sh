@@ -67,7 +67,8 @@ compile() { # src obj
 
 build() {
 	${MAKE:-make} -s B="$B" DBPATH=/nonexistent/consent.db "$B/gen/settings.h" \
-	    "$B/gen/defaults_data.c" "$B/gen/schema_data.c" "$B/gen/trackers_data.c" || return 1
+	    "$B/gen/defaults_data.c" "$B/gen/defaults_hash.c" "$B/gen/schema_data.c" \
+	    "$B/gen/trackers_data.c" || return 1
 	objs=""
 	for src in common/*.c "$B"/gen/*.c; do
 		obj=$B/obj/$(basename "$src" .c).o

@@ -69,6 +69,22 @@ check test "$(db "SELECT count(*) FROM config_answers")" = 64 "init prepares eve
 bodies "$T/upgraded"
 check cmp -s "$T/upgraded" "$T/resolved" "after the upgrade: the same bodies"
 
+# Rows stamped by another build (its built-in texts or resolver differ: an
+# upgrade before `consentctl init` ran) are ignored, never served.
+stamp=$(db "SELECT json_extract(skeleton, '\$.stamp') FROM config_skeletons LIMIT 1")
+check sh -c "echo '$stamp' | grep -Eq '^r[0-9]+-[0-9a-f]{16}\$'" "the skeleton carries this build's stamp"
+db "UPDATE config_skeletons SET skeleton = json_set(skeleton, '\$.stamp', 'r0-0000000000000000')"
+db "UPDATE config_answers SET answer = '{\"sdkCategories\":[],\"resolvedRegion\":\"stale\"}'"
+bodies "$T/stale"
+check cmp -s "$T/stale" "$T/resolved" "stale rows: every body resolved afresh, the same bytes"
+db "UPDATE config_skeletons SET skeleton = json_set(skeleton, '\$.stamp', '$stamp')"
+bodies "$T/wrong"
+check test "$(grep -c '"resolvedRegion":"stale"' "$T/wrong")" -gt 0 "this build's stamp: the stored rows are served (the stamp is what decides)"
+ctl init
+check test "$(db "SELECT count(*) FROM config_answers WHERE answer LIKE '%\"stale\"%'")" = 0 "init prepares the rows again"
+bodies "$T/reinit"
+check cmp -s "$T/reinit" "$T/resolved" "after init: the same bodies"
+
 # Consent and scripts check categories against the skeleton.
 cgi POST consent "" '{"site_key":"p2","anon_id":"v1","categories":{"analytics":true},"event_type":"initial"}'
 expect_status 201 "consent with a category of the published config: 201"

@@ -13,7 +13,7 @@
 #include "limits.h"
 #include "log.h"
 #include "origin.h"
-#include "resolve.h"
+#include "prepare.h"
 #include "store.h"
 #include "uuid.h"
 #include "valid.h"
@@ -417,19 +417,27 @@ print_rows(const struct ctl *c, const cJSON *rows, const struct column *cols,
 
 /* ---- commands ---- */
 
-/* store_prepare_fn for init: a stored document prepared again. */
+/* The store's preparer for init: a stored document prepared again; arg
+ * holds what was prepared until the store has written it. */
 static int
-prepare_stored(void *arg, const char *document, struct prepared *out)
+prepare_stored(void *arg, const char *document, struct store_prepared *out)
 {
+	struct prepared *p = arg;
 	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
 	int rc = 1;
 
-	(void)arg;
-	memset(out, 0, sizeof(*out));
-	if (cJSON_IsObject(doc))
-		rc = resolve_prepare(doc, out);
+	memset(p, 0, sizeof(*p));
+	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == 0)
+		*out = p->rows;
 	cJSON_Delete(doc);
 	return rc;
+}
+
+static void
+release_stored(void *arg, struct store_prepared *out)
+{
+	prepare_free(arg);
+	memset(out, 0, sizeof(*out));
 }
 
 /*
@@ -449,8 +457,14 @@ cmd_init(struct ctl *c)
 	if (rc == STORE_EXISTS)
 		return say(EXIT_FAIL, "database %s is newer than this consentctl; "
 		    "left unchanged", c->db ? c->db : store_default_path());
-	if (rc == STORE_OK)
-		rc = store_config_prepare_live(st, prepare_stored, NULL);
+	if (rc == STORE_OK) {
+		struct prepared prep;
+		struct store_preparer p = { prepare_stored, release_stored, &prep };
+
+		memset(&prep, 0, sizeof(prep));
+		rc = store_config_prepare_live(st, &p);
+		prepare_free(&prep);
+	}
 	return rc == STORE_OK ? EXIT_OK : store_failed(rc, "");
 }
 
@@ -699,20 +713,20 @@ cmd_config_publish(struct ctl *c)
 		goto out;
 	}
 	if ((doc = cJSON_PrintUnformatted(json)) == NULL ||
-	    resolve_prepare(json, &prep) < 0) {
+	    prepare_document(json, &prep) < 0) {
 		say(EXIT_FAIL, "out of memory");
 		goto out;
 	}
 	if (ctl_store(c) == NULL)
 		goto out;
-	if ((rc = store_config_publish(c->st, key, doc, &prep, &version)) != STORE_OK) {
+	if ((rc = store_config_publish(c->st, key, doc, &prep.rows, &version)) != STORE_OK) {
 		rc = store_failed(rc, key);
 		goto out;
 	}
 	printf("%lld\n", (long long)version);
 	rc = EXIT_OK;
 out:
-	resolve_prepared_free(&prep);
+	prepare_free(&prep);
 	cJSON_Delete(json);
 	free(doc);
 	free(text);

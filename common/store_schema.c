@@ -1,0 +1,98 @@
+/* store_schema.c: the SQLite store creates and upgrades its schema (consentctl init). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "store_sql.h"
+
+/* PRAGMA user_version of db into *v: 0 or -1 (reported). */
+static int
+user_version(sqlite3 *db, int64_t *v)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = -1;
+
+	if (db_prepare(db, "PRAGMA user_version", &q) != 0)
+		return -1;
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		*v = sqlite3_column_int64(q, 0);
+		rc = 0;
+	} else {
+		db_log(db, "user_version");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* The user_version the schema text sets, found by applying it to an
+ * in-memory database: 0 or -1 (reported). */
+static int
+schema_version(const char *schema_sql, int64_t *v)
+{
+	sqlite3 *mem = NULL;
+	int rc = -1;
+
+	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		db_log(mem, "schema");
+		goto out;
+	}
+	if (sqlite3_exec(mem, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(mem, "schema");
+		goto out;
+	}
+	rc = user_version(mem, v);
+out:
+	sqlite3_close(mem);
+	return rc;
+}
+
+/*
+ * Every statement of the schema is idempotent, so applying it creates a new
+ * database or adds what an older one lacks.  The version check and the
+ * schema run in one write transaction: a database newer than the schema is
+ * left exactly as it was.  journal_mode is set afterwards (it cannot change
+ * inside a transaction) and is persistent in the file.
+ */
+int
+store_init(struct store *st, const char *schema_sql)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t want, have;
+	const char *mode;
+	int rc = STORE_ERROR;
+
+	if (schema_version(schema_sql, &want) != 0)
+		return STORE_ERROR;
+	if (db_begin(st->db) != 0)
+		return STORE_ERROR;
+	if (user_version(st->db, &have) != 0)
+		goto fail;
+	if (have > want) {
+		rc = STORE_EXISTS;
+		goto fail;
+	}
+	if (sqlite3_exec(st->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(st->db, "schema");
+		goto fail;
+	}
+	if (db_commit(st->db) != 0)
+		return STORE_ERROR;
+	if (db_prepare(st->db, "PRAGMA journal_mode=WAL", &q) != 0)
+		return STORE_ERROR;
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		db_log(st->db, "journal_mode");
+	} else if ((mode = (const char *)sqlite3_column_text(q, 0)) == NULL ||
+	    strcmp(mode, "wal") != 0) {
+		log_error("database %s: cannot use WAL mode (journal_mode is %s)",
+		    st->path, mode ? mode : "unknown");
+	} else {
+		rc = STORE_OK;
+	}
+	sqlite3_finalize(q);
+	return rc;
+fail:
+	db_rollback(st->db);
+	return rc;
+}
+

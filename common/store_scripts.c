@@ -1,0 +1,78 @@
+/* store_scripts.c: the SQLite store of tracker syncs and the script inventory (consentctl sync, scripts). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "store_sql.h"
+
+/* STORE_NOTFOUND for an unknown site, STORE_EXISTS for a used sync_id. */
+int
+store_sync_start(struct store *st, const char *key, const char *sync_id)
+{
+	static const char sql[] =
+	    "INSERT INTO syncs (sync_id, site_id, created_at)"
+	    " SELECT ?2, id, ?3 FROM sites WHERE site_key = ?1";
+	char now[32];
+	const char *const args[] = {key, sync_id, now};
+
+	db_now(now, NULL);
+	return sql_change_one(st, sql, args, 3, "sync start");
+}
+
+static const struct store_column sync_columns[] = {
+	{"sync_id", ST_TEXT, 0}, {"site_key", ST_TEXT, 0}, {"status", ST_TEXT, 0},
+	{"error", ST_TEXT, 0}, {"page_url", ST_TEXT, 0}, {"created_at", ST_TEXT, 0},
+	{"finished_at", ST_TEXT, 0},
+};
+
+int
+store_sync_show(struct store *st, const char *sync_id, cJSON **out)
+{
+	static const char sql[] =
+	    "SELECT y.sync_id AS sync_id, s.site_key AS site_key, y.status AS status,"
+	    " y.error AS error, y.page_url AS page_url, y.created_at AS created_at,"
+	    " y.finished_at AS finished_at"
+	    " FROM syncs y JOIN sites s ON s.id = y.site_id WHERE y.sync_id = ?1";
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	*out = NULL;
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	db_bind_text(q, 1, sync_id);
+	rc = sql_one_row(st, q, sync_columns, SQL_NCOLS(sync_columns), out, "sync show");
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static const struct store_column script_columns[] = {
+	{"domain", ST_TEXT, 0}, {"category", ST_TEXT, 0}, {"blocked", ST_BOOL, 0},
+	{"first_seen", ST_TEXT, 0}, {"last_seen", ST_TEXT, 0},
+	{"seen_count", ST_INT, 0}, {"last_src", ST_TEXT, 0},
+	{"last_page_url", ST_TEXT, 0},
+};
+
+int
+store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT domain AS domain, category AS category, blocked AS blocked,"
+	    " first_seen AS first_seen, last_seen AS last_seen,"
+	    " seen_count AS seen_count, last_src AS last_src,"
+	    " last_page_url AS last_page_url"
+	    " FROM scripts WHERE site_id = ?1 ORDER BY domain";
+	sqlite3_stmt *q = NULL;
+	int64_t id;
+	int rc;
+
+	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
+		return rc;
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, id);
+	rc = sql_walk(st, q, script_columns, SQL_NCOLS(script_columns), fn, arg,
+	    "scripts list");
+	sqlite3_finalize(q);
+	return rc;
+}
+

@@ -1,0 +1,228 @@
+/* store_sql.c: the SQLite store's connection and the rows it hands out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
+#include "store_sql.h"
+
+const char *
+store_default_path(void)
+{
+	const char *p = getenv("CONSENT_DB");
+
+	return (p != NULL && *p != '\0') ? p : CONSENT_DB_DEFAULT;
+}
+
+/* The store's modes in SQLite's own open flags. */
+static int
+open_flags(enum store_mode mode)
+{
+	switch (mode) {
+	case STORE_READ:
+		return SQLITE_OPEN_READONLY;
+	case STORE_WRITE:
+		return SQLITE_OPEN_READWRITE;
+	case STORE_CREATE:
+		break;
+	}
+	return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+}
+
+int
+store_open(struct store **out, const char *path, enum store_mode mode)
+{
+	struct store *st;
+
+	*out = NULL;
+	if (path == NULL)
+		path = store_default_path();
+	if ((st = calloc(1, sizeof(*st))) == NULL) {
+		log_error("out of memory");
+		return STORE_ERROR;
+	}
+	st->path = path;
+	if (db_open(path, open_flags(mode), &st->db) != 0) {
+		free(st);
+		return STORE_ERROR;
+	}
+	*out = st;
+	return STORE_OK;
+}
+
+void
+store_close(struct store *st)
+{
+	if (st == NULL)
+		return;
+	sqlite3_close(st->db);
+	free(st);
+}
+
+char *
+sql_text_dup(sqlite3_stmt *q, int i)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+
+	return t ? strdup((const char *)t) : NULL;
+}
+
+/* The JSON value of column i as described, or NULL when out of memory. */
+static cJSON *
+column_json(sqlite3_stmt *q, int i, const struct store_column *col)
+{
+	const char *text;
+	cJSON *v;
+
+	switch (sqlite3_column_type(q, i)) {
+	case SQLITE_NULL:
+		return cJSON_CreateNull();
+	case SQLITE_INTEGER:
+		if (col->type == ST_BOOL)
+			return cJSON_CreateBool(sqlite3_column_int64(q, i) != 0);
+		return cJSON_CreateNumber((double)sqlite3_column_int64(q, i));
+	case SQLITE_FLOAT:
+		return cJSON_CreateNumber(sqlite3_column_double(q, i));
+	default:
+		text = (const char *)sqlite3_column_text(q, i);
+		if (text == NULL)
+			return NULL;
+		/* Text that should be JSON but is not is kept as a string, so an
+		 * export never loses what was stored. */
+		if (col->type == ST_JSON && (v = cJSON_Parse(text)) != NULL)
+			return v;
+		return cJSON_CreateString(text);
+	}
+}
+
+cJSON *
+sql_row(sqlite3_stmt *q, const struct store_column *cols, size_t n)
+{
+	cJSON *row = NULL, *v;
+	size_t i;
+
+	if ((size_t)sqlite3_column_count(q) != n) {
+		log_error("store: a statement has %d columns, its description %zu",
+		    sqlite3_column_count(q), n);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = sqlite3_column_name(q, (int)i);
+		if (name == NULL || strcmp(name, cols[i].name) != 0) {
+			log_error("store: column %zu is named %s, described as %s",
+			    i, name ? name : "(none)", cols[i].name);
+			return NULL;
+		}
+	}
+	if ((row = cJSON_CreateObject()) == NULL)
+		goto oom;
+	for (i = 0; i < n; i++) {
+		if (cols[i].optional && sqlite3_column_type(q, (int)i) == SQLITE_NULL)
+			continue;
+		if ((v = column_json(q, (int)i, &cols[i])) == NULL)
+			goto oom;
+		if (!cJSON_AddItemToObject(row, cols[i].name, v)) {
+			cJSON_Delete(v);
+			goto oom;
+		}
+	}
+	return row;
+oom:
+	log_error("out of memory");
+	cJSON_Delete(row);
+	return NULL;
+}
+
+int
+sql_walk(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
+         size_t n, store_row_fn fn, void *arg, const char *what)
+{
+	cJSON *row;
+	int rc;
+
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if ((row = sql_row(q, cols, n)) == NULL)
+			return STORE_ERROR;
+		rc = fn(row, arg);
+		cJSON_Delete(row);
+		if (rc != 0)
+			return rc;
+	}
+	if (rc != SQLITE_DONE) {
+		db_log(st->db, what);
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+int
+sql_one_row(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
+            size_t n, cJSON **out, const char *what)
+{
+	switch (sqlite3_step(q)) {
+	case SQLITE_ROW:
+		*out = sql_row(q, cols, n);
+		return *out != NULL ? STORE_OK : STORE_ERROR;
+	case SQLITE_DONE:
+		return STORE_NOTFOUND;
+	default:
+		db_log(st->db, what);
+		return STORE_ERROR;
+	}
+}
+
+int
+sql_change(struct store *st, sqlite3_stmt *q, const char *what)
+{
+	int rc = sqlite3_step(q);
+
+	if (rc == SQLITE_DONE)
+		return STORE_OK;
+	if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return STORE_EXISTS;
+	db_log(st->db, what);
+	return STORE_ERROR;
+}
+
+int
+sql_change_one(struct store *st, const char *sql, const char *const *texts, int n,
+               const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int i, rc;
+
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	for (i = 0; i < n; i++)
+		db_bind_text(q, i + 1, texts[i]);
+	rc = sql_change(st, q, what);
+	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
+		rc = STORE_NOTFOUND;
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int
+sql_site_id(struct store *st, const char *key, int64_t *id)
+{
+	static const char sql[] = "SELECT id FROM sites WHERE site_key = ?1";
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR;
+
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	db_bind_text(q, 1, key);
+	switch (sqlite3_step(q)) {
+	case SQLITE_ROW:
+		*id = sqlite3_column_int64(q, 0);
+		rc = STORE_OK;
+		break;
+	case SQLITE_DONE:
+		rc = STORE_NOTFOUND;
+		break;
+	default:
+		db_log(st->db, "site lookup");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
