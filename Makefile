@@ -74,6 +74,8 @@ LIB        := $(B)/obj/libcommon.a
 
 CGIS       := $(B)/cgi-bin/config $(B)/cgi-bin/consent $(B)/cgi-bin/scripts
 CTL        := $(B)/tools/consentctl
+CTL_SRC    := $(sort $(wildcard tools/*.c))
+CTL_OBJ    := $(CTL_SRC:tools/%.c=$(B)/obj/tools/%.o)
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNITS      := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
@@ -130,9 +132,13 @@ $(B)/cgi-bin/%: cgi-bin/%.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
 
-$(CTL): tools/consentctl.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
+$(B)/obj/tools/%.o: tools/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(CTL): $(CTL_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(LIB) $(LIBS)
 
 $(B)/tests/unit/%: tests/unit/%.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)

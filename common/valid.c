@@ -1,5 +1,7 @@
 /* valid.c: one walker for every endpoint's declared fields (kcgi's kvalid). */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,6 +98,90 @@ valid_site_key(const char *key)
 			return 0;
 	}
 	return n > 0;
+}
+
+int
+valid_site_name(const char *s)
+{
+	long n = valid_text_chars(s, 0);
+
+	return n >= 1 && n <= SITE_NAME_MAX;
+}
+
+int
+valid_tier(const char *s, int *free_tier)
+{
+	if (strcmp(s, "free") != 0 && strcmp(s, "paid") != 0)
+		return 0;
+	*free_tier = s[0] == 'f';
+	return 1;
+}
+
+int
+valid_mau_cap(const char *s, int64_t *cap)
+{
+	char *end;
+	long long v;
+
+	if (strcmp(s, "none") == 0) {
+		*cap = -1;
+		return 1;
+	}
+	errno = 0;
+	v = (s[0] >= '0' && s[0] <= '9') ? strtoll(s, &end, 10) : -1;
+	if (v < 0 || errno != 0 || *end != '\0' || v > MAU_CAP_MAX)
+		return 0;
+	*cap = v;
+	return 1;
+}
+
+/* n decimal digits at s, within lo..hi, into *v: 0 or -1. */
+static int
+digits(const char *s, int n, int lo, int hi, int *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return (*v >= lo && *v <= hi) ? 0 : -1;
+}
+
+int
+valid_utc_time(const char *s, char out[32])
+{
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y, mo, d, h = 0, mi = 0, sec = 0, ms = 0, i;
+	size_t n = strlen(s);
+	const char *p;
+
+	if (n < 10 || digits(s, 4, 0, 9999, &y) || s[4] != '-' ||
+	    digits(s + 5, 2, 1, 12, &mo) || s[7] != '-' ||
+	    digits(s + 8, 2, 1, mdays[mo - 1], &d) ||
+	    (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))))
+		return 0;
+	if (n > 10) {
+		if (n < 20 || s[10] != 'T' || digits(s + 11, 2, 0, 23, &h) ||
+		    s[13] != ':' || digits(s + 14, 2, 0, 59, &mi) || s[16] != ':' ||
+		    digits(s + 17, 2, 0, 59, &sec))
+			return 0;
+		p = s + 19;
+		if (*p == '.') {
+			for (i = 0, p++; i < 3 && *p >= '0' && *p <= '9'; i++, p++)
+				ms = ms * 10 + (*p - '0');
+			if (i == 0)
+				return 0;
+			for (; i < 3; i++)
+				ms *= 10;
+		}
+		if (strcmp(p, "Z") != 0)
+			return 0;
+	}
+	snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, sec, ms);
+	return 1;
 }
 
 const cJSON *

@@ -3,6 +3,7 @@
 #define CONSENT_VALID_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -71,6 +72,21 @@ cJSON *valid_parse_body(const char *body, size_t len);
 /* Whether key is a site key: 1 to SITE_KEY_MAX characters of A-Za-z0-9_-
  * (CONTRACT 3).  The endpoints and consentctl alike. */
 int valid_site_key(const char *key);
+
+/* What an operator types (consentctl, CONTRACT 3).  Each returns 1 when
+ * the text is well-formed (and writes what it means), else 0. */
+
+/* A site name: 1 to SITE_NAME_MAX characters of UTF-8 text without control
+ * characters (valid_text_chars(), tab and line ends included). */
+int valid_site_name(const char *s);
+/* A tier: "free" (*free_tier 1) or "paid" (0). */
+int valid_tier(const char *s, int *free_tier);
+/* A MAU cap: a decimal integer 0..MAU_CAP_MAX, or "none" (*cap -1). */
+int valid_mau_cap(const char *s, int64_t *cap);
+/* A time: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.mmm]Z (UTC), a real date,
+ * written in the stored form "YYYY-MM-DDTHH:MM:SS.mmmZ" so it compares
+ * as text. */
+int valid_utc_time(const char *s, char out[32]);
 
 /* The member of obj named name, or NULL; null values count as absent. */
 const cJSON *valid_get(const cJSON *obj, const char *name);

@@ -78,6 +78,22 @@ main(void)
 	CHECK(valid_text_chars("a\tb", 0) == VALID_TEXT_CONTROL, "valid_text_chars: tab is a control without it");
 	CHECK(valid_text_chars("\xc0\xaf", 0) == VALID_TEXT_UTF8, "valid_text_chars: overlong form");
 	CHECK(valid_site_key("Ab_9-") && !valid_site_key("") && !valid_site_key("a b"), "valid_site_key");
+	{
+		int free_tier = -1;
+		int64_t cap = 0;
+		char t[32];
+
+		CHECK(valid_tier("paid", &free_tier) && free_tier == 0 && !valid_tier("Free", &free_tier), "valid_tier");
+		CHECK(valid_mau_cap("none", &cap) && cap == -1 && valid_mau_cap("1000000000", &cap) &&
+		    !valid_mau_cap("1000000001", &cap) && !valid_mau_cap("-1", &cap) && !valid_mau_cap("1e3", &cap),
+		    "valid_mau_cap");
+		CHECK(valid_utc_time("2024-02-29", t) && strcmp(t, "2024-02-29T00:00:00.000Z") == 0 &&
+		    !valid_utc_time("2023-02-29", t) && valid_utc_time("2026-11-22T10:00:00.5Z", t) &&
+		    strcmp(t, "2026-11-22T10:00:00.500Z") == 0 && !valid_utc_time("2026-11-22T10:00:00", t),
+		    "valid_utc_time");
+		CHECK(valid_site_name("Caf\xc3\xa9") && !valid_site_name("") && !valid_site_name("a\tb") &&
+		    !valid_site_name("a\xc2\x9f"), "valid_site_name: the one rule, C1 included");
+	}
 	CHECK_STR(check("{\"name\":\"ab\",\"colour\":\"blue\"}"), "colour must be one of: red, green", "not one of the values");
 	CHECK_STR(check("{\"name\":\"ab\",\"colour\":\"green\"}"), "", "one of the values");
 	CHECK_STR(check("{\"name\":\"ab\",\"colour\":null}"), "", "optional null is absent");

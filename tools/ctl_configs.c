@@ -1,0 +1,177 @@
+/* ctl_configs.c: consentctl init and config: the schema, and publishing and showing configs. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "configdoc.h"
+#include "ctl.h"
+#include "defaults.h"
+#include "prepare.h"
+
+/* The schema, compiled in from schema.sql (tools/embed.sh). */
+extern const char schema_data[];
+
+/* The store's preparer for init: a stored document prepared again; arg
+ * holds what was prepared until the store has written it. */
+static int
+prepare_stored(void *arg, const char *document, struct store_prepared *out)
+{
+	struct prepared *p = arg;
+	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
+	int rc = 1;
+
+	memset(p, 0, sizeof(*p));
+	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == 0)
+		*out = p->rows;
+	cJSON_Delete(doc);
+	return rc;
+}
+
+static void
+release_stored(void *arg, struct store_prepared *out)
+{
+	prepare_free(arg);
+	memset(out, 0, sizeof(*out));
+}
+
+/*
+ * Create or upgrade the schema, then prepare every published version again
+ * (schema.sql, config_answers): a database from before those tables gets
+ * them, and answers follow the built-in texts of this build.
+ */
+int
+cmd_init(struct ctl *c)
+{
+	struct store *st = ctl_store(c);
+	int rc;
+
+	if (st == NULL)
+		return EXIT_FAIL;
+	rc = store_init(st, schema_data);
+	if (rc == STORE_EXISTS)
+		return ctl_say(EXIT_FAIL, "database %s is newer than this consentctl; "
+		    "left unchanged", c->db ? c->db : store_default_path());
+	if (rc == STORE_OK) {
+		struct prepared prep;
+		struct store_preparer p = { prepare_stored, release_stored, &prep };
+
+		memset(&prep, 0, sizeof(prep));
+		rc = store_config_prepare_live(st, &p);
+		prepare_free(&prep);
+	}
+	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, "");
+}
+
+/*
+ * Read all of path ("-": stdin), at most CONFIG_FILE_MAX bytes, as a new
+ * NUL-terminated string in *out.  0 or EXIT_FAIL (reported).
+ */
+static int
+read_file(const char *path, char **out)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+	int rc = EXIT_FAIL;
+
+	*out = NULL;
+	if (f == NULL)
+		return ctl_say(EXIT_FAIL, "cannot open %s: %s", path, strerror(errno));
+	if ((buf = malloc(CONFIG_FILE_MAX + 2)) == NULL) {
+		ctl_say(EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	/* One byte more than allowed tells an oversized file apart. */
+	while (n <= CONFIG_FILE_MAX && !feof(f) && !ferror(f))
+		n += fread(buf + n, 1, CONFIG_FILE_MAX + 1 - n, f);
+	if (ferror(f)) {
+		ctl_say(EXIT_FAIL, "cannot read %s: %s", path, strerror(errno));
+	} else if (n > CONFIG_FILE_MAX) {
+		ctl_say(EXIT_FAIL, "%s: larger than %d bytes", path, CONFIG_FILE_MAX);
+	} else if (memchr(buf, '\0', n) != NULL) {
+		ctl_say(EXIT_FAIL, "%s: not a JSON document (contains a NUL byte)", path);
+	} else {
+		buf[n] = '\0';
+		*out = buf;
+		buf = NULL;
+		rc = EXIT_OK;
+	}
+out:
+	free(buf);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+int
+cmd_config_publish(struct ctl *c)
+{
+	const char *key = c->operands[0], *path = c->operands[1], *end = NULL;
+	char *text = NULL, *doc = NULL, err[ERR_MSG_MAX];
+	struct prepared prep = { 0 };
+	cJSON *json = NULL;
+	int64_t version;
+	int rc;
+
+	if (ctl_check_key(key) != 0)
+		return EXIT_USAGE;
+	if ((rc = read_file(path, &text)) != EXIT_OK)
+		return rc;
+	rc = EXIT_FAIL;
+	if ((json = cJSON_ParseWithOpts(text, &end, 1)) == NULL) {
+		ctl_say(EXIT_FAIL, "%s: not valid JSON (at byte %td)",
+		    path, end != NULL ? end - text : (ptrdiff_t)0);
+		goto out;
+	}
+	if (configdoc_validate(json, err, sizeof(err)) != 0) {
+		ctl_say(EXIT_FAIL, "invalid config: %s", err);
+		goto out;
+	}
+	if ((doc = cJSON_PrintUnformatted(json)) == NULL ||
+	    prepare_document(json, &prep) < 0) {
+		ctl_say(EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	if (ctl_store(c) == NULL)
+		goto out;
+	if ((rc = store_config_publish(c->st, key, doc, &prep.rows, &version)) != STORE_OK) {
+		rc = ctl_store_failed(rc, key);
+		goto out;
+	}
+	printf("%lld\n", (long long)version);
+	rc = EXIT_OK;
+out:
+	prepare_free(&prep);
+	cJSON_Delete(json);
+	free(doc);
+	free(text);
+	return rc;
+}
+
+/* The published document, or the built-in defaults, formatted. */
+int
+cmd_config_show(struct ctl *c)
+{
+	const char *key = c->operands[0];
+	struct site site;
+	cJSON *doc;
+	int rc;
+
+	if (ctl_check_key(key) != 0)
+		return EXIT_USAGE;
+	if (ctl_store(c) == NULL)
+		return EXIT_FAIL;
+	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
+		return ctl_store_failed(rc, key);
+	doc = cJSON_Parse(site.document != NULL ? site.document : defaults_json());
+	if (doc == NULL)
+		rc = ctl_say(EXIT_FAIL, "the stored config of %s is not valid JSON", key);
+	else
+		rc = ctl_print_json(doc);
+	cJSON_Delete(doc);
+	store_site_clear(&site);
+	return rc;
+}
+
