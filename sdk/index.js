@@ -11,6 +11,9 @@ import { post, pageUrl } from './record.js';
 import { el, trapFocus } from './dom.js';
 import { buildBanner } from './banner.js';
 import { buildPrefs } from './dialog.js';
+import * as hold from './hold.js';
+import { gcmMapping, gcmDefault, gcmUpdate } from './signals.js';
+import { report, syncId } from './report.js';
 import css from './style.css';
 
 /* global SDK_VERSION */
@@ -39,7 +42,7 @@ const opts = {
 // one applies; ever: categories allowed at any time in this page view.
 const st = {
   answer: null, cats: [], allowed: {}, stored: store.readDecision(), decided: false,
-  gpc: false, disabled: false, error: null, ready: false, ever: new Set(),
+  gpc: false, disabled: false, error: null, ready: false, ever: {},
   bannerAt: 0, prefsOpened: false, sent: false,
 };
 const listeners = { ready: [], change: [] };
@@ -55,8 +58,18 @@ if (st.stored && last && Array.isArray(last.cats) &&
 }
 remember();
 
+// Holding starts now, before the parser reaches the scripts after this one.
+// A returning visitor's last rules apply at once; on a first visit every
+// third-party script waits for the configuration (SDK.md 5).
+let gcm = st.decided ? gcmMapping(last.gcm) : null;
+const isAllowed = (id) => st.allowed[id] === true;
+hold.init({ pass: [location.hostname, new URL(opts.api).hostname],
+  rules: st.decided && Array.isArray(last.rules) ? last.rules : null, allowed: isAllowed });
+if (gcm) gcmUpdate(gcm, isAllowed);
+document.addEventListener('DOMContentLoaded', () => hold.release());
+
 function remember() {
-  for (const [id, on] of Object.entries(st.allowed)) if (on) st.ever.add(id);
+  for (const [id, on] of Object.entries(st.allowed)) if (on) st.ever[id] = true;
 }
 
 function state() {
@@ -95,18 +108,32 @@ async function start() {
     st.decided = valid;
     st.allowed = S.currentCategories(st.cats, valid ? st.stored : null, st.gpc);
     remember();
+    const cr = a.config.consentRules || {};
     store.save('rules', {
       cats: st.cats.map((c) => ({ id: c.id, consentModel: c.consentModel })),
       rules: Array.isArray(a.scriptRules) ? a.scriptRules : [],
+      gcm: cr.googleConsentMode ?? null,
     });
+    hold.setRules(a.scriptRules);
+    const updated = !!gcm;
+    gcm = gcmMapping(cr.googleConsentMode);
+    gcmDefault(gcm, isAllowed);
+    if (valid && !updated) gcmUpdate(gcm, isAllowed);
     if (!valid && S.bannerKind(st.cats) !== 'none') whenBody(() => showBanner());
     else if (valid && store.load('month') !== S.utcMonth(Date.now())) {
       send('impression', { interaction: 'returning_visitor' });
     }
   }
+  hold.release();
   st.ready = true;
   settle(state());
   emit('ready');
+  if (!st.error) afterLoad(() => report(opts.api, opts.key, hold.scripts, syncId(location.hash)));
+}
+
+function afterLoad(fn) {
+  if (document.readyState === 'complete') setTimeout(fn);
+  else addEventListener('load', () => setTimeout(fn), { once: true });
 }
 
 // --- consent entries (SDK.md 6) ----------------------------------------------
@@ -150,11 +177,13 @@ async function decide(how, interaction, choice) {
   st.stored = rec;
   st.decided = true;
   st.allowed = S.currentCategories(st.cats, rec, st.gpc);
-  const withdrawn = [...st.ever].some((id) => st.allowed[id] === false);
+  const withdrawn = S.withdraws(st.ever, st.allowed);
   remember();
   const extra = { event_action: S.eventAction(st.cats, st.allowed), interaction };
   if (st.bannerAt) extra.time_to_action_ms = Math.round(performance.now() - st.bannerAt);
   closeAll();
+  gcmUpdate(gcm, isAllowed);
+  hold.release();
   emit('change');
   const sent = send(type, extra);
   await sent;

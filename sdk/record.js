@@ -3,7 +3,7 @@
 // nothing waits on them but the promise the caller may keep.
 
 let unloading = false;
-addEventListener('pagehide', () => { unloading = true; });
+if (typeof addEventListener === 'function') addEventListener('pagehide', () => { unloading = true; });
 
 // POST body (an object) as JSON.  text/plain keeps it a simple request
 // (no CORS preflight); the endpoints parse JSON whatever the type.
