@@ -189,7 +189,7 @@ ${tag}
 <title>test page ${n}</title>
 ${head}
 </head><body>
-<main id="content" style="margin:0;padding:8px"><h1>Test page</h1><p>Some content of the page.</p></main>
+<main id="content"><h1>Test page</h1><p>Some content of the page.</p></main>
 ${body}
 </body></html>
 `);
