@@ -147,6 +147,8 @@ leak_checks "http://127.0.0.1:$shared" "apache .htaccess" /functions/v1/old.db /
 while_limited() {
 	http GET "http://127.0.0.1:$limited/"
 	expect_status 429 "apache: mod_qos refuses a limited client every path, not only the API"
+	http GET "http://127.0.0.1:$limited/sdk/consent.js"
+	expect_status 429 "apache: ... the SDK too (docs/deploy.md), though it is not counted"
 }
 rate_limit_checks "http://127.0.0.1:$limited" "apache" while_limited
 
