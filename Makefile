@@ -1,12 +1,14 @@
 # Consent banner API: three CGI programs, one static library, one admin tool.
 #
-#   make                 build cgi-bin/{config,consent,scripts} and tools/consentctl
+#   make                 build cgi-bin/{config,consent,scripts}, tools/consentctl
+#                        and the browser SDK build/sdk/consent.js (esbuild)
 #   make test            build and run the whole suite once
 #   make check           the suite plainly with a short fuzz run (FUZZ_SECONDS per
 #                        harness), then under ASan+UBSan (build/asan/)
 #   make valgrind        the suite with every binary under valgrind
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
 #   make bench           benchmark against the simplest CGI (bench/)
+#   make bench-sdk       consent.js size and speed beside two banner scripts
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
 #   make install         PREFIX, DESTDIR, CGIBIN, DBPATH as below
 #
@@ -20,6 +22,8 @@ DBPATH  ?= $(PREFIX)/var/lib/consent/consent.db
 SHAREDIR ?= $(PREFIX)/share/consent
 BINDIR  ?= $(PREFIX)/bin
 PORT    ?= 8080
+VERSION := $(shell cat VERSION)
+ESBUILD ?= esbuild
 FUZZ_SECONDS ?= 60
 
 B ?= .
@@ -79,7 +83,26 @@ CTL_OBJ    := $(CTL_SRC:tools/%.c=$(B)/obj/tools/%.o)
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNITS      := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: $(CGIS) $(CTL) $(UNITS)
+all: $(CGIS) $(CTL) $(UNITS) sdk
+
+# The browser SDK: one minified IIFE from sdk/index.js, its stylesheet
+# bundled as text, SDK_VERSION the project's version.  Built once, in the
+# repository's build/sdk/ whatever B is (it is the same file for every build
+# of the C programs).  Without esbuild the C programs still build; the SDK
+# tests then skip, or fail under CI=true.
+SDK_OUT := build/sdk/consent.js
+SDK_SRC := $(wildcard sdk/*.js sdk/*.css)
+
+sdk: $(if $(shell command -v $(ESBUILD) 2>/dev/null),$(if $(wildcard sdk/index.js),$(SDK_OUT)),sdk-missing)
+
+$(SDK_OUT): $(SDK_SRC) VERSION
+	@mkdir -p $(@D)
+	$(ESBUILD) sdk/index.js --bundle --minify --format=iife --target=es2020 \
+	    --loader:.css=text --define:SDK_VERSION='"$(VERSION)"' \
+	    --log-level=warning --outfile=$@
+
+sdk-missing:
+	@echo "make: esbuild is not installed: the SDK (build/sdk/consent.js) was not built (sh tools/deps.sh)"
 
 # What is compiled in, written only when it changes, so that make notices a
 # new setting: settings.h holds the values (the default database path,
@@ -168,11 +191,16 @@ serve: all
 bench:
 	sh bench/run.sh
 
+bench-sdk: sdk
+	sh bench/sdk.sh
+
 fuzz:
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
-install: $(CGIS) $(CTL)
+install: $(CGIS) $(CTL) sdk
 	install -d $(DESTDIR)$(CGIBIN) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)
+	if [ -f $(SDK_OUT) ]; then install -d $(DESTDIR)$(SHAREDIR)/sdk && \
+	    install -m 0644 $(SDK_OUT) $(DESTDIR)$(SHAREDIR)/sdk/; fi
 	install -d $(DESTDIR)$(dir $(DBPATH))
 	install -m 0755 $(CGIS) $(DESTDIR)$(CGIBIN)/
 	install -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/
@@ -182,6 +210,6 @@ install: $(CGIS) $(CTL)
 clean:
 	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)
 
-.PHONY: all test check valgrind serve bench fuzz install clean FORCE
+.PHONY: all sdk sdk-missing test check valgrind serve bench bench-sdk fuzz install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC)

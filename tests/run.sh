@@ -2,7 +2,7 @@
 # run.sh: run every unit program and black-box test, count their lines.
 #
 # Each test prints one line per check: "ok - ...", "not ok - ..." or
-# "skip - ...".  A program that exits non-zero without a "not ok" line counts
+# "skip - ..." (TAP's "ok N - name # SKIP" counts as skipped).  A program that exits non-zero without a "not ok" line counts
 # as one failure, so a crash is never silent.  The last line is
 # "N passed, N failed, N skipped".  Exit status 1 if anything failed or
 # nothing passed.
@@ -28,10 +28,10 @@ selected() {
 
 count() { # name, exit status; reads $log
 	name=$1 rc=$2
-	p=$(grep -c '^ok ' "$log")
+	p=$(grep '^ok ' "$log" | grep -vc '# SKIP')
 	f=$(grep -c '^not ok ' "$log")
-	s=$(grep -c '^skip ' "$log")
-	grep -E '^(not ok|skip) ' "$log" | sed "s|^|$name: |"
+	s=$(grep -cE '^skip |^ok .*# SKIP' "$log")
+	grep -E '^(not ok|skip) |^ok .*# SKIP' "$log" | sed "s|^|$name: |"
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "$name: not ok - exited with status $rc"
 		tail -n 20 "$log" | sed "s|^|    |"

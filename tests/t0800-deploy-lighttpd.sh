@@ -32,6 +32,7 @@ server.breakagelog = "$L/cgi-stderr.log"
 
 var.consent_dir = "$TOP/lighttpd"
 var.consent_cgibin = "$T/cgi-bin"
+var.consent_sdk = "$T/sdk"
 var.consent_env = ( "CONSENT_DB" => "$CONSENT_DB" )
 include var.consent_dir + "/consent.conf"
 
@@ -72,12 +73,15 @@ fi
 ok "lighttpd $(lighttpd -v 2>&1 | sed -n 's/^lighttpd\/\([0-9.]*\).*/\1/p') serves the shipped config on 127.0.0.1:$limited and :$open"
 
 api_checks "http://127.0.0.1:$open" "lighttpd"
+sdk_checks "http://127.0.0.1:$limited" "lighttpd"
 leak_checks "http://127.0.0.1:$open" "lighttpd" /old.db /old.db-wal
 
 # While limited, only the API is refused: the limiter sits on /functions/v1/.
 while_limited() {
 	http GET "http://127.0.0.1:$limited/index.html"
 	expect_status 200 "lighttpd: a limited client still gets pages outside /functions/v1/"
+	http GET "http://127.0.0.1:$limited/sdk/consent.js"
+	expect_status 200 "lighttpd: a limited client still gets /sdk/consent.js (outside the limit)"
 	http -H "Origin: $SITE_ORIGIN" GET "http://127.0.0.1:$limited/functions/v1/config?site_key=s1"
 	expect_json '.' '{"error":"Too many requests"}' "lighttpd: 429 body is the API's error shape"
 	expect_header Content-Type "application/json; charset=utf-8" "lighttpd: 429 Content-Type"

@@ -36,6 +36,9 @@ cp "$CONSENT_DB" "$T/www/old.db-wal"
 # database folder guarded by the shipped htaccess-data as it is.
 cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/www/functions/v1/"
 cp "$CONSENT_DB" "$T/www/functions/v1/old.db"
+mkdir -p "$T/www/sdk"
+cp "$T/sdk/consent.js" "$T/www/sdk/consent.js"
+cp "$TOP/apache/htaccess-sdk" "$T/www/sdk/.htaccess"
 { cat "$TOP/apache/htaccess"; echo "SetEnv CONSENT_DB $CONSENT_DB"; } > "$T/www/functions/v1/.htaccess"
 ln -s "$TOP/apache/htaccess-data" "$T/www/data/.htaccess"
 
@@ -84,6 +87,7 @@ Include "$TOP/apache/consent-server.conf"
 	Define CONSENT_CGIBIN $T/cgi-bin
 	Define CONSENT_DB_DIR $T/www/data
 	Define CONSENT_DB $CONSENT_DB
+	Define CONSENT_SDK_DIR $T/sdk
 	Include "$TOP/apache/consent.conf"
 </VirtualHost>
 
@@ -132,8 +136,10 @@ fi
 ok "$(apache2 -v | sed -n 's/^Server version: //p') serves the shipped configs on 127.0.0.1:$limited, :$open and :$shared"
 
 api_checks "http://127.0.0.1:$open" "apache vhost"
+sdk_checks "http://127.0.0.1:$open" "apache vhost"
 leak_checks "http://127.0.0.1:$open" "apache vhost" /old.db /old.db-wal
 api_checks "http://127.0.0.1:$shared" "apache .htaccess"
+sdk_checks "http://127.0.0.1:$shared" "apache .htaccess (htaccess-sdk)"
 leak_checks "http://127.0.0.1:$shared" "apache .htaccess" /functions/v1/old.db /data/.htaccess
 
 # mod_qos refuses a limited client every request to the server (documented
@@ -141,6 +147,8 @@ leak_checks "http://127.0.0.1:$shared" "apache .htaccess" /functions/v1/old.db /
 while_limited() {
 	http GET "http://127.0.0.1:$limited/"
 	expect_status 429 "apache: mod_qos refuses a limited client every path, not only the API"
+	http GET "http://127.0.0.1:$limited/sdk/consent.js"
+	expect_status 429 "apache: ... the SDK too (docs/deploy.md), though it is not counted"
 }
 rate_limit_checks "http://127.0.0.1:$limited" "apache" while_limited
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # deps.sh: install every Debian package the project builds, tests, serves and
 # benchmarks with (run as root; apt-get update first).  The single list of
-# dependencies: .ci/run and the README both call this.
+# dependencies: .ci/run and the README both call this.  Then the npm
+# packages of the browser tests (package-lock.json) with `npm ci`.
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev
@@ -11,6 +12,7 @@ PACKAGES="
   lighttpd lighttpd-modules-lua
   apache2 libapache2-mod-qos libpcre3
   wrk hyperfine
+  chromium esbuild
 "
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps.sh: run as root (sudo sh tools/deps.sh)" >&2
@@ -20,9 +22,18 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null
+# Node.js only when absent: a machine with another nodejs (NodeSource's
+# bundles its own npm) cannot take Debian's npm package beside it.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
 # Debian starts the packaged servers on install; the project runs its own
 # instances on other ports, so stop the system ones if they were started.
 for s in apache2 lighttpd; do
 	if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
+# playwright-core drives the system Chromium (/usr/bin/chromium): it never
+# downloads a browser of its own.
+top=$(cd "$(dirname "$0")/.." && pwd)
+(cd "$top" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 echo "deps.sh: packages installed"

@@ -14,6 +14,7 @@
 #                            one request; leaves $T/status, $T/headers and
 #                            $T/body for setup.sh's expect_* helpers
 #   api_checks BASE LABEL    the functional checks through a server
+#   sdk_checks BASE LABEL    /sdk/consent.js: status, type, cache, bytes
 #   leak_checks BASE LABEL [PATH...]
 #                            paths that must not reach a file
 #   rate_limit_checks BASE LABEL [CMD]
@@ -51,7 +52,13 @@ serve_pid() { _servers="$_servers $1"; }
 
 deploy_init() {
 	chmod 755 "$T"
-	mkdir -p "$T/www/data" "$T/cgi-bin"
+	mkdir -p "$T/www/data" "$T/cgi-bin" "$T/sdk"
+	# The built SDK when there is one; serving is what is checked here.
+	if [ -f "$TOP/build/sdk/consent.js" ]; then
+		cp "$TOP/build/sdk/consent.js" "$T/sdk/consent.js"
+	else
+		echo '(function(){window.Consent={}})();' > "$T/sdk/consent.js"
+	fi
 	export CONSENT_DB="$T/www/data/consent.db"
 	ctl init >/dev/null || { notok "consentctl init $CONSENT_DB"; exit 1; }
 	site s1
@@ -191,6 +198,18 @@ api_checks() { # BASE LABEL
 	expect_error 400 "Invalid sync_id format" "$_l: POST scripts, bad sync_id: 400"
 	http "${_o[@]}" GET "$_b/scripts"
 	expect_error 405 "Method not allowed" "$_l: GET scripts: 405"
+}
+
+sdk_checks() { # BASE LABEL
+	http GET "$1/sdk/consent.js"
+	expect_status 200 "$2: GET /sdk/consent.js: 200"
+	expect_header Content-Type "text/javascript" "$2: /sdk/consent.js is text/javascript"
+	expect_header Cache-Control "public, max-age=3600" "$2: /sdk/consent.js is cached an hour"
+	check cmp -s "$T/body" "$T/sdk/consent.js" "$2: /sdk/consent.js is the built file, byte for byte"
+	http GET "$1/sdk/consent.js?v=0.9.0"
+	expect_status 200 "$2: /sdk/consent.js with a query: 200"
+	http GET "$1/sdk/"
+	expect_no_leak "$2: GET /sdk/ lists nothing"
 }
 
 leak_checks() { # BASE LABEL [PATH...]: the usual paths and these

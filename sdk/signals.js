@@ -1,0 +1,60 @@
+// signals.js: Google Consent Mode v2 (SDK.md 7).  GPC itself is decided in
+// state.js (gpcApplies) and sent by the browser as Sec-GPC.
+
+const DEFAULT_MAP = {
+  analytics_storage: 'analytics',
+  ad_storage: 'marketing',
+  ad_user_data: 'marketing',
+  ad_personalization: 'marketing',
+  functionality_storage: 'functional',
+  personalization_storage: 'functional',
+};
+
+// The mapping a config's consentRules.googleConsentMode asks for: the
+// default one for true, its own for an object (which replaces the default),
+// null when Consent Mode is off.
+export function gcmMapping(setting) {
+  if (setting === true) return DEFAULT_MAP;
+  if (setting && typeof setting === 'object' && !Array.isArray(setting)) {
+    const m = {};
+    for (const [type, cat] of Object.entries(setting)) {
+      if (type !== 'security_storage' && typeof cat === 'string') m[type] = cat;
+    }
+    return m;
+  }
+  return null;
+}
+
+// The Consent Mode values: each type granted exactly when its category is
+// allowed; security_storage always granted.
+export function gcmValues(map, allowed) {
+  const v = {};
+  for (const [type, cat] of Object.entries(map)) v[type] = allowed(cat) ? 'granted' : 'denied';
+  v.security_storage = 'granted';
+  return v;
+}
+
+function gtag(...args) {
+  window.dataLayer = window.dataLayer || [];
+  if (typeof window.gtag !== 'function') {
+    // Google's own snippet: gtag pushes its arguments object.
+    window.gtag = function () { window.dataLayer.push(arguments); }; // eslint-disable-line prefer-rest-params
+  }
+  window.gtag(...args);
+}
+
+let sentDefault = false;
+
+// The default command, once, before any held script is released.
+export function gcmDefault(map, allowed) {
+  if (!map || sentDefault) return;
+  sentDefault = true;
+  gtag('consent', 'default', { ...gcmValues(map, allowed), wait_for_update: 500 });
+}
+
+// The update command, for a stored decision at load and after every decision.
+export function gcmUpdate(map, allowed) {
+  if (!map) return;
+  gcmDefault(map, allowed);
+  gtag('consent', 'update', gcmValues(map, allowed));
+}

@@ -1,0 +1,66 @@
+// store.js: the stored decision in a first-party cookie (so that the site's
+// server can read it too), and the SDK's few other keys in localStorage.
+// Every access is guarded: a browser that refuses storage gets a banner on
+// each page, never an exception.
+
+import { parseRecord, DAY_MS } from './state.js';
+
+export const COOKIE = 'consent_choice';
+const PREFIX = 'consent.';
+
+// The stored decision, parsed, or null.
+export function readDecision() {
+  let raw = null;
+  try {
+    for (const part of document.cookie.split(';')) {
+      const eq = part.indexOf('=');
+      if (part.slice(0, eq).trim() === COOKIE) raw = part.slice(eq + 1).trim();
+    }
+  } catch { return null; }
+  if (!raw) return null;
+  try { return parseRecord(decodeURIComponent(raw)); } catch { return null; }
+}
+
+// Store a decision record for rec.days days, widened to `domain` when given.
+export function writeDecision(rec, domain) {
+  let c = COOKIE + '=' + encodeURIComponent(JSON.stringify(rec)) +
+    '; path=/; SameSite=Lax; max-age=' + Math.floor(rec.days * DAY_MS / 1000);
+  if (domain) c += '; domain=' + domain;
+  if (location.protocol === 'https:') c += '; Secure';
+  try { document.cookie = c; } catch { /* cookies refused */ }
+}
+
+// localStorage, JSON-encoded, under the 'consent.' prefix.
+export function load(key) {
+  try {
+    const v = localStorage.getItem(PREFIX + key);
+    return v === null ? null : JSON.parse(v);
+  } catch { return null; }
+}
+
+export function save(key, value) {
+  try { localStorage.setItem(PREFIX + key, JSON.stringify(value)); } catch { /* full or refused */ }
+}
+
+// A random UUID v4 (RFC 9562) from getRandomValues: randomUUID() exists
+// only in secure contexts, and sites on plain http need an id too.
+function uuid4() {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+// The browser's anonymous id (a random UUID made once), kept with the
+// decision and in localStorage for the entries sent before one exists.
+export function anonId(stored) {
+  let id = (stored && stored.id) || load('id');
+  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) {
+    id = uuid4();
+    save('id', id);
+  } else if (load('id') !== id) {
+    save('id', id);
+  }
+  return id;
+}

@@ -1,0 +1,52 @@
+# node-tap.sh: sourced by the SDK suites (t0600 unit, t0610 browser).
+#
+#   sdk_need WHAT...     each of node, node_modules, chromium, sdk (the built
+#                        build/sdk/consent.js), lighttpd must be present:
+#                        otherwise one "skip - ..." line and exit 0, or, when
+#                        CI=true, one "not ok - ..." line and exit 1 (a
+#                        machine without Chromium is no reason to skip in CI)
+#   node_tap ARGS...     node --test --test-reporter=tap ARGS, its TAP on
+#                        stdout with each top-level "not ok N - name" line
+#                        followed on the same line by the test's error, so
+#                        that tests/run.sh, which prints only those lines,
+#                        shows why.  Exit status: node's.
+
+sdk_missing=""
+sdk_need() {
+	for _w in "$@"; do
+		case $_w in
+		node) command -v node >/dev/null 2>&1 || sdk_missing="$sdk_missing, node" ;;
+		node_modules)
+			[ -f "$TOP/node_modules/playwright-core/package.json" ] &&
+			[ -f "$TOP/node_modules/axe-core/axe.min.js" ] ||
+				sdk_missing="$sdk_missing, node_modules (npm ci)" ;;
+		chromium) [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || sdk_missing="$sdk_missing, ${CHROMIUM:-/usr/bin/chromium}" ;;
+		sdk) [ -f "$TOP/build/sdk/consent.js" ] || sdk_missing="$sdk_missing, build/sdk/consent.js (esbuild; make)" ;;
+		lighttpd) PATH=$PATH:/usr/sbin:/sbin command -v lighttpd >/dev/null 2>&1 || sdk_missing="$sdk_missing, lighttpd" ;;
+		esac
+	done
+	[ -z "$sdk_missing" ] && return 0
+	if [ "${CI:-}" = true ]; then
+		notok "missing${sdk_missing#,} (sh tools/deps.sh): required when CI=true"
+		exit 1
+	fi
+	skip "missing${sdk_missing#,} (sh tools/deps.sh): not run"
+	exit 0
+}
+
+node_tap() {
+	node --test --test-reporter=tap "$@" > "$T/tap" 2>&1
+	_rc=$?
+	# A failing test's YAML block holds "error: |-" then the message lines;
+	# the first non-empty one joins its "not ok" line.
+	awk '
+	function flush() { if (pending != "") { print pending (msg != "" ? ": " msg : ""); pending = ""; msg = "" } }
+	/^not ok / { flush(); pending = $0; grab = 0; next }
+	pending != "" && /^  error: / { v = $0; sub(/^  error: /, "", v); if (v != "|-" && v != "|" && v != ">-") { msg = v; gsub(/^'\''|'\''$/, "", msg) } else grab = 1; next }
+	pending != "" && grab && /^    [^ ]/ { v = $0; sub(/^ +/, "", v); if (v != "") { msg = v; grab = 0 }; next }
+	pending != "" && /^  \.\.\.$/ { flush(); print; next }
+	pending != "" { print; next }
+	{ print }
+	END { flush() }' "$T/tap"
+	return $_rc
+}
