@@ -131,7 +131,7 @@ int store_scripts_report(struct store *st, int64_t site_id, const char *page_url
                          const struct script_entry *e, size_t n,
                          const char *sync_id, const char *error);
 
-/* ---- administration (consentctl), store_admin.c ---- */
+/* ---- administration (consentctl): store_schema.c, store_sites.c, store_configs.c, store_log.c, store_scripts.c ---- */
 
 /* Create or upgrade the schema from its SQL text, set WAL.  STORE_EXISTS
  * when the database is newer than this program. */
