@@ -44,20 +44,9 @@ store_consent_export(struct store *st, const char *key, const char *since,
 	    " FROM consent_log WHERE site_id = ?1"
 	    " AND (?2 IS NULL OR created_at >= ?2)"
 	    " ORDER BY created_at, id";
-	sqlite3_stmt *q = NULL;
-	int64_t id;
-	int rc;
 
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
-		return rc;
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	sqlite3_bind_int64(q, 1, id);
-	db_bind_text(q, 2, since);
-	rc = sql_walk(st, q, store_export_columns, store_export_ncolumns, fn, arg,
-	    "consent export");
-	sqlite3_finalize(q);
-	return rc;
+	return sql_site_rows(st, key, sql, since, store_export_columns,
+	    store_export_ncolumns, fn, arg, "consent export");
 }
 
 static const struct store_column stats_columns[] = {

@@ -61,18 +61,8 @@ store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *arg
 	    " seen_count AS seen_count, last_src AS last_src,"
 	    " last_page_url AS last_page_url"
 	    " FROM scripts WHERE site_id = ?1 ORDER BY domain";
-	sqlite3_stmt *q = NULL;
-	int64_t id;
-	int rc;
 
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
-		return rc;
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	sqlite3_bind_int64(q, 1, id);
-	rc = sql_walk(st, q, script_columns, SQL_NCOLS(script_columns), fn, arg,
-	    "scripts list");
-	sqlite3_finalize(q);
-	return rc;
+	return sql_site_rows(st, key, sql, NULL, script_columns, SQL_NCOLS(script_columns),
+	    fn, arg, "scripts list");
 }
 

@@ -203,6 +203,26 @@ sql_change_one(struct store *st, const char *sql, const char *const *texts, int 
 }
 
 int
+sql_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
+              const struct store_column *cols, size_t n, store_row_fn fn,
+              void *arg, const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t id;
+	int rc;
+
+	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
+		return rc;
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, id);
+	db_bind_text(q, 2, text2);
+	rc = sql_walk(st, q, cols, n, fn, arg, what);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int
 sql_site_id(struct store *st, const char *key, int64_t *id)
 {
 	static const char sql[] = "SELECT id FROM sites WHERE site_key = ?1";

@@ -61,6 +61,13 @@ int sql_change_one(struct store *st, const char *sql, const char *const *texts,
 /* The id of the site with this key: STORE_OK, STORE_NOTFOUND, STORE_ERROR. */
 int sql_site_id(struct store *st, const char *key, int64_t *id);
 
+/* The rows of a listing of one site (sql_walk): sql's ?1 is the id of the
+ * site with this key, ?2 is text2 (NULL: SQL NULL).  STORE_NOTFOUND for an
+ * unknown site. */
+int sql_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
+                  const struct store_column *cols, size_t n, store_row_fn fn,
+                  void *arg, const char *what);
+
 #define SQL_NCOLS(cols) (sizeof(cols) / sizeof((cols)[0]))
 
 #endif
