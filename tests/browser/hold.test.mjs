@@ -179,7 +179,7 @@ test('code-inserted scripts, every insertion path: neither requested nor run bef
 	await page.context().close();
 });
 
-test('banner "Accept all" button: parser-inserted, code-inserted and site-marked scripts each run once', async () => {
+test('banner "Accept all" button: parser-inserted, code-inserted and site-marked scripts each run once; requests by code go through after it, the earlier ones not replayed', async () => {
 	const p = parserInserted(uniq('b'), 'tracker.test', 2);
 	const c = codeInserted(uniq('b'), 'tracker.test');
 	const m = marked(uniq('b'));
@@ -189,11 +189,17 @@ test('banner "Accept all" button: parser-inserted, code-inserted and site-marked
 	await h.banner(page).waitFor({ state: 'visible' });
 	await h.sleep(QUIET);
 	assert.deepEqual(await ran(page), [], 'nothing ran before the button');
+	const q = await requestsByCode(page, uniq('bq'), 'tracker.test');
+	assert.deepEqual(hitsOf(q.names), zeros(q.names), 'requests by code stopped before the button');
 	await h.button(page, 'Accept all').click();
 	await waitRan(page, all);
 	await h.sleep(QUIET);
 	assert.deepEqual(counts(await ran(page)), ones(all));
 	assert.deepEqual(hitsOf([...c.list, m.frame, m.img]), ones([...c.list, m.frame, m.img]));
+	assert.deepEqual(hitsOf(q.names), zeros(q.names), 'not replayed after the button');
+	const q2 = await requestsByCode(page, uniq('bq'), 'tracker.test');
+	assert.deepEqual(q2.out, { fetch: 'status 204', xhr: 'load', beacon: true });
+	assert.deepEqual(hitsOf(q2.names), ones(q2.names), 'requests by code go through after the button');
 	await page.context().close();
 });
 
@@ -235,7 +241,7 @@ test('withdrawal: a refusal after acceptance reloads the page, and nothing withd
 	assert.deepEqual(counts(await ran(page)), ones(all), 'all ran once after acceptance');
 	const before1 = hitsOf([...c.list, m.frame, m.img]);
 	await page.evaluate(() => { window.sameView = true; });
-	const nav = page.waitForEvent('framenavigated', { timeout: 5000 }).catch(() => null);
+	const nav = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 5000 }).catch(() => null);
 	await page.evaluate(() => { Consent.rejectAll(); });
 	assert.ok(await nav, 'the page navigated (reloaded) after the withdrawal');
 	const st = await h.ready(page);
@@ -260,7 +266,7 @@ test('a withdrawal through the preferences dialog reloads the page too', async (
 	await page.evaluate(() => { window.sameView = true; Consent.showPreferences(); });
 	await h.prefs(page).waitFor({ state: 'visible' });
 	await h.prefs(page).locator('input[data-category="analytics"]').uncheck();
-	const nav = page.waitForEvent('framenavigated', { timeout: 5000 }).catch(() => null);
+	const nav = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 5000 }).catch(() => null);
 	await h.prefs(page).getByRole('button').filter({ hasText: /save/i }).first().click();
 	assert.ok(await nav, 'the page reloaded');
 	await h.ready(page);
