@@ -8,6 +8,7 @@ port=${1:-8080}
 dir=$top/build/serve
 mkdir -p "$dir/www/demo"
 cp "$top"/tools/demo/* "$dir/www/demo/"
+sed "s/@PORT@/$port/g" "$top/tools/demo/index.html" > "$dir/www/demo/index.html"
 db=$dir/consent.db
 command -v lighttpd >/dev/null || { echo "serve: lighttpd is not installed (sudo sh tools/deps.sh)" >&2; exit 1; }
 ctl="$top/tools/consentctl --db $db"

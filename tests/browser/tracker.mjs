@@ -1,0 +1,105 @@
+// tracker.mjs: third-party hosts for the holding, signals and report tests
+// (issue 17).  One small node http server per test file on a free port of
+// 127.0.0.1; the browser reaches it under any *.test name (launch() maps
+// every *.test to 127.0.0.1), so http://tracker.test:PORT,
+// http://ads.test:PORT and http://free.test:PORT are three "third parties"
+// served by it.  Every request is logged (host, method, path) on the server
+// side, so a test can tell "requested" from "ran".
+//
+//   /t/NAME.js        a tracker script: when it runs it pushes NAME to
+//                     window.ran; ?dl=1 also pushes ['tag-ran', NAME] to
+//                     window.dataLayer (a gtag-like tag); ?delay=MS answers
+//                     after MS milliseconds.
+//   /px/NAME.gif      a 1x1 GIF pixel.
+//   /b/NAME           a fetch/XHR/beacon target (any method, CORS open,
+//                     preflight answered): 204.
+//   /f/NAME.html      an iframe document.
+// Everything is sent with Cache-Control: no-store, so each use is a request.
+import http from 'node:http';
+
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function startTracker() {
+	const log = [];
+	const server = http.createServer(async (req, res) => {
+		const u = new URL(req.url, 'http://x');
+		const host = String(req.headers.host || '').replace(/:\d+$/, '');
+		log.push({ host, method: req.method, path: u.pathname, query: u.search, t: Date.now() });
+		req.resume();
+		const cors = {
+			'Access-Control-Allow-Origin': req.headers.origin || '*',
+			'Access-Control-Allow-Credentials': 'true',
+			'Access-Control-Allow-Methods': 'GET, POST, PUT, OPTIONS',
+			'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] || '*',
+			'Cache-Control': 'no-store',
+		};
+		let m;
+		if ((m = /^\/t\/([\w.-]+)\.js$/.exec(u.pathname))) {
+			const delay = Number(u.searchParams.get('delay') || 0);
+			if (delay) await sleep(delay);
+			const name = JSON.stringify(m[1]);
+			let body = `(window.ran = window.ran || []).push(${name});\n`;
+			if (u.searchParams.get('dl')) body += `(window.dataLayer = window.dataLayer || []).push(['tag-ran', ${name}]);\n`;
+			res.writeHead(200, { ...cors, 'Content-Type': 'text/javascript' });
+			res.end(body);
+		} else if (/^\/px\//.test(u.pathname)) {
+			res.writeHead(200, { ...cors, 'Content-Type': 'image/gif' });
+			res.end(GIF);
+		} else if (/^\/b\//.test(u.pathname)) {
+			res.writeHead(204, cors);
+			res.end();
+		} else if (/^\/f\//.test(u.pathname)) {
+			res.writeHead(200, { ...cors, 'Content-Type': 'text/html' });
+			res.end('<!doctype html><title>frame</title><p>third-party frame</p>');
+		} else {
+			res.writeHead(404, cors);
+			res.end();
+		}
+	});
+	await new Promise((r) => server.listen(0, '127.0.0.1', r));
+	const port = server.address().port;
+	const tr = {
+		port, log,
+		// The URL of a tracker script, pixel, beacon target or frame on HOST.
+		js: (host, name, q = '') => `http://${host}:${port}/t/${name}.js${q ? '?' + q : ''}`,
+		px: (host, name) => `http://${host}:${port}/px/${name}.gif`,
+		b: (host, name) => `http://${host}:${port}/b/${name}`,
+		frame: (host, name) => `http://${host}:${port}/f/${name}.html`,
+		// How many requests (not counting CORS preflights) named NAME reached
+		// the server: NAME is the last path segment without its extension.
+		hits(name) {
+			return log.filter((r) => r.method !== 'OPTIONS' &&
+				r.path.replace(/^.*\//, '').replace(/\.(js|gif|html)$/, '') === name).length;
+		},
+		// Any request at all (preflights too) for NAME.
+		touched(name) {
+			return log.some((r) => r.path.replace(/^.*\//, '').replace(/\.(js|gif|html)$/, '') === name);
+		},
+		stop: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+	};
+	return tr;
+}
+
+// What ran on the page: window.ran (names of tracker scripts in the order
+// they ran), [] when nothing ran.
+export const ran = (page) => page.evaluate(() => (window.ran || []).slice());
+
+// Count of each name in a list.
+export function counts(list) {
+	const c = {};
+	for (const x of list) c[x] = (c[x] || 0) + 1;
+	return c;
+}
+
+// A config (from the harness's baseConfig/modelConfig) with the test rules
+// added in front of the built-in ones: tracker.test is analytics,
+// ads.test is marketing; free.test and gtm.test match no rule.
+export function withRules(doc) {
+	doc.scriptRules = [
+		{ pattern: 'tracker.test', category: 'analytics' },
+		{ pattern: 'ads.test', category: 'marketing' },
+		...(doc.scriptRules || []),
+	];
+	return doc;
+}
