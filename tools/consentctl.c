@@ -839,14 +839,15 @@ cmd_sync_show(struct ctl *c)
 }
 
 /* Columns of consent export --format csv, in order: every field an entry
- * can hold (CONTRACT 3), required ones first. */
+ * can hold (CONTRACT 3), required ones first; columns added later (gpc)
+ * at the end, so that a reader of the older layout finds its columns. */
 static const char *const csv_columns[] = {
 	"created_at", "anon_id_hash", "categories", "event_type", "event_action",
 	"config_version", "published_version", "region", "consent_model",
 	"browser", "os", "device_type", "country", "regulation",
 	"time_to_action_ms", "interaction", "preferences_opened",
 	"banner_load_time_ms", "banner_position", "page_url", "sdk_version",
-	"language", "resolved_language",
+	"language", "resolved_language", "gpc",
 };
 
 /* One CSV field (RFC 4180 2.6, 2.7): quoted when it holds a comma, quote,
