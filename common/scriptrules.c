@@ -1,9 +1,9 @@
 /* scriptrules.c: the scriptRules a site's recorded script domains call for (consentctl scripts rules). */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "log.h"
+#include "origin.h"
 #include "resolve.h"
 #include "scriptrules.h"
 #include "tracker.h"
@@ -22,17 +22,13 @@ struct rule {
 	const char *category;
 };
 
+/* A pattern matches as a registered domain matches an Origin's host. */
 int
 scriptrules_match(const char *host, const char *pattern)
 {
-	size_t h = strlen(host), p;
-
 	if (strncmp(pattern, "*.", 2) == 0)
 		pattern += 2;
-	p = strlen(pattern);
-	if (p == 0 || p > h || strcasecmp(host + (h - p), pattern) != 0)
-		return 0;
-	return p == h || host[h - p - 1] == '.';
+	return origin_matches(host, pattern);
 }
 
 /* Whether a rule of the document (an array, or NULL) matches host. */

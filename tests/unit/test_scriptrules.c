@@ -25,6 +25,7 @@ static const struct {
 	{"hotjar.com", "*.", 0, "a bare *. matches nothing"},
 	{"com", "hotjar.com", 0, "pattern longer than the host"},
 	{"xhotjar.com", "hotjar.com", 0, "no dot before the pattern"},
+	{"1.2.3.4", "2.3.4", 0, "an IP address is no subdomain"},
 };
 
 int
