@@ -85,6 +85,9 @@
  * duplicate-id check (quadratic) cheap for any document that fits the
  * publish size (configdoc.c). */
 #define REGIONS_MAX 1000
+/* consentRules.expiryDays: ten years.  Regulators ask for months (the CNIL
+ * 13); anything longer is a typo, not a policy. */
+#define EXPIRY_DAYS_MAX 3650
 /* The path of a member in a config document's error message
  * ("content.translations.de.banner.title"): real paths are under 100
  * characters; a longer one is cut, never overrun. */
@@ -96,6 +99,10 @@
 /* A 400 message that names a field and its rule ("scripts[99].domain must
  * be a host name"): the longest is under 200 bytes. */
 #define ERR_MSG_MAX 256
+
+/* A config publish message: it may list every unknown Consent Mode type
+ * or category id of the document (configdoc.c), with the allowed types. */
+#define CONFIG_ERR_MAX 512
 
 /* Members of one request object: more is no client of ours, and refusing
  * it keeps the duplicate-member check (valid.c, quadratic) cheap. */

@@ -21,6 +21,10 @@ const struct store_column store_export_columns[] = {
 	{"banner_load_time_ms", ST_NUMBER, 1}, {"banner_position", ST_TEXT, 1},
 	{"page_url", ST_TEXT, 1}, {"sdk_version", ST_TEXT, 1},
 	{"language", ST_TEXT, 1}, {"resolved_language", ST_TEXT, 1},
+	/* added in schema version 3: true, false, or null for an entry stored
+	 * before it was recorded; last, so that a reader of the older CSV
+	 * layout finds its columns where they were */
+	{"gpc", ST_BOOL, 0},
 };
 const size_t store_export_ncolumns = SQL_NCOLS(store_export_columns);
 
@@ -40,7 +44,7 @@ store_consent_export(struct store *st, const char *key, const char *since,
 	    " banner_load_time_ms AS banner_load_time_ms,"
 	    " banner_position AS banner_position, page_url AS page_url,"
 	    " sdk_version AS sdk_version, language AS language,"
-	    " resolved_language AS resolved_language"
+	    " resolved_language AS resolved_language, gpc AS gpc"
 	    " FROM consent_log WHERE site_id = ?1"
 	    " AND (?2 IS NULL OR created_at >= ?2)"
 	    " ORDER BY created_at, id";
@@ -52,10 +56,14 @@ store_consent_export(struct store *st, const char *key, const char *since,
 static const struct store_column stats_columns[] = {
 	{"mau", ST_INT, 0}, {"entries", ST_INT, 0},
 	{"by_event_type", ST_JSON, 0}, {"by_event_action", ST_JSON, 0},
+	{"by_gpc", ST_JSON, 0}, {"gpc_percent", ST_NUMBER, 0},
 };
 
 /* Counts by every event_type and event_action the consent endpoint accepts
- * (spec 4.2), zeros included, so scripts can rely on the keys. */
+ * (spec 4.2), zeros included, so scripts can rely on the keys; by Global
+ * Privacy Control signal (sent, not_sent, not_recorded: entries from before
+ * schema version 3), and gpc_percent, the share of entries with the signal
+ * among those where it was recorded (one decimal; null when none was). */
 int
 store_stats(struct store *st, const char *key, cJSON **out)
 {
@@ -73,7 +81,14 @@ store_stats(struct store *st, const char *key, cJSON **out)
 	    "  'opt_out', count(*) FILTER (WHERE event_action = 'opt_out'),"
 	    "  'partial', count(*) FILTER (WHERE event_action = 'partial'),"
 	    "  'acknowledge', count(*) FILTER (WHERE event_action = 'acknowledge'))"
-	    " AS by_event_action"
+	    " AS by_event_action,"
+	    " json_object("
+	    "  'sent', count(*) FILTER (WHERE gpc = 1),"
+	    "  'not_sent', count(*) FILTER (WHERE gpc = 0),"
+	    "  'not_recorded', count(*) FILTER (WHERE gpc IS NULL))"
+	    " AS by_gpc,"
+	    " round(100.0 * count(*) FILTER (WHERE gpc = 1) / nullif(count(gpc), 0), 1)"
+	    " AS gpc_percent"
 	    " FROM consent_log WHERE site_id = ?1";
 	sqlite3_stmt *q = NULL;
 	char now[32], month[8];

@@ -48,8 +48,70 @@ out:
 }
 
 /*
+ * Columns that later schema versions added to tables an older database
+ * already has.  CREATE TABLE IF NOT EXISTS leaves such a table as it is, so
+ * init adds each column its table lacks before the schema runs; ALTER TABLE
+ * ... ADD COLUMN keeps every row, with NULL in the new column.  Each
+ * definition repeats the column's line of schema.sql.
+ */
+static const struct {
+	const char *table, *column, *alter;
+} added_columns[] = {
+	/* version 3: whether the request carried Sec-GPC: 1 */
+	{"consent_log", "gpc",
+	    "ALTER TABLE consent_log ADD COLUMN gpc INTEGER CHECK (gpc IN (0, 1))"},
+};
+
+/*
+ * Add every column of added_columns[] that its table lacks, where the table
+ * exists (a new database gets it from the schema).  Inside the caller's
+ * write transaction.  0 or -1 (reported).
+ */
+static int
+add_columns(sqlite3 *db)
+{
+	static const char sql[] =
+	    "SELECT count(*), count(*) FILTER (WHERE name = ?2)"
+	    " FROM pragma_table_info(?1)";
+	sqlite3_stmt *q = NULL, *alter = NULL;
+	int rc = -1;
+
+	if (db_prepare(db, sql, &q) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++) {
+		int64_t columns, has;
+
+		db_bind_text(q, 1, added_columns[i].table);
+		db_bind_text(q, 2, added_columns[i].column);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			db_log(db, "schema upgrade");
+			goto out;
+		}
+		columns = sqlite3_column_int64(q, 0);
+		has = sqlite3_column_int64(q, 1);
+		sqlite3_reset(q);   /* no read pending while the table changes */
+		if (columns == 0 || has > 0)
+			continue;
+		if (db_prepare(db, added_columns[i].alter, &alter) != 0)
+			goto out;
+		if (sqlite3_step(alter) != SQLITE_DONE) {
+			db_log(db, "schema upgrade");
+			goto out;
+		}
+		sqlite3_finalize(alter);
+		alter = NULL;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(alter);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
  * Every statement of the schema is idempotent, so applying it creates a new
- * database or adds what an older one lacks.  The version check and the
+ * database or adds what an older one lacks (columns: add_columns()).  The
+ * version check and the
  * schema run in one write transaction: a database newer than the schema is
  * left exactly as it was.  journal_mode is set afterwards (it cannot change
  * inside a transaction) and is persistent in the file.
@@ -72,6 +134,8 @@ store_init(struct store *st, const char *schema_sql)
 		rc = STORE_EXISTS;
 		goto fail;
 	}
+	if (add_columns(st->db) != 0)
+		goto fail;
 	if (sqlite3_exec(st->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
 		db_log(st->db, "schema");
 		goto fail;

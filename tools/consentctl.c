@@ -23,6 +23,7 @@ static const struct option {
 	{"--mau-cap", OPT_MAU_CAP, 1},
 	{"--since", OPT_SINCE, 1},
 	{"--format", OPT_FORMAT, 1},
+	{"--publish", OPT_PUBLISH, 0},
 };
 
 /* ---- messages ---- */
@@ -152,6 +153,8 @@ static const struct command commands[] = {
 	    "consent export KEY [--since ISO8601] [--format jsonl|csv]"},
 	{"scripts", "list", 1, OPT_JSON, STORE_READ, cmd_scripts_list,
 	    "scripts list KEY [--json]"},
+	{"scripts", "rules", 1, OPT_JSON | OPT_PUBLISH, STORE_READ, cmd_scripts_rules,
+	    "scripts rules KEY [--json | --publish]"},
 	{"stats", NULL, 1, OPT_JSON, STORE_READ, cmd_stats,
 	    "stats KEY [--json]"},
 };

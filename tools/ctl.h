@@ -31,6 +31,7 @@ enum {
 	OPT_MAU_CAP = 1 << 4,
 	OPT_SINCE = 1 << 5,
 	OPT_FORMAT = 1 << 6,
+	OPT_PUBLISH = 1 << 7,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -79,6 +80,11 @@ int ctl_check_since(const char *s, char out[32]);
  * printed (ctl_sites.c). */
 int ctl_show_site(struct ctl *c, int (*fn)(struct store *, const char *, cJSON **));
 
+/* Validate a config document (CONTRACT 4), prepare its answers and publish
+ * it as the site's next version, which is printed: config publish and
+ * scripts rules --publish (ctl_configs.c).  EXIT_OK or EXIT_FAIL (reported). */
+int ctl_publish_json(struct ctl *c, const char *key, const cJSON *json);
+
 /* ---- output (ctl_output.c): 0 (EXIT_OK) or EXIT_FAIL ---- */
 
 /* A JSON document on stdout, formatted. */
@@ -123,6 +129,7 @@ int cmd_sync_start(struct ctl *c);
 int cmd_sync_show(struct ctl *c);
 int cmd_consent_export(struct ctl *c);
 int cmd_scripts_list(struct ctl *c);
+int cmd_scripts_rules(struct ctl *c);
 int cmd_stats(struct ctl *c);
 
 #endif

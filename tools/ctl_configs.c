@@ -106,25 +106,13 @@ out:
 }
 
 int
-cmd_config_publish(struct ctl *c)
+ctl_publish_json(struct ctl *c, const char *key, const cJSON *json)
 {
-	const char *key = c->operands[0], *path = c->operands[1], *end = NULL;
-	char *text = NULL, *doc = NULL, err[ERR_MSG_MAX];
 	struct prepared prep = { 0 };
-	cJSON *json = NULL;
+	char *doc = NULL, err[CONFIG_ERR_MAX];
 	int64_t version;
-	int rc;
+	int rc = EXIT_FAIL;
 
-	if (ctl_check_key(key) != 0)
-		return EXIT_USAGE;
-	if ((rc = read_file(path, &text)) != EXIT_OK)
-		return rc;
-	rc = EXIT_FAIL;
-	if ((json = cJSON_ParseWithOpts(text, &end, 1)) == NULL) {
-		ctl_say(EXIT_FAIL, "%s: not valid JSON (at byte %td)",
-		    path, end != NULL ? end - text : (ptrdiff_t)0);
-		goto out;
-	}
 	if (configdoc_validate(json, err, sizeof(err)) != 0) {
 		ctl_say(EXIT_FAIL, "invalid config: %s", err);
 		goto out;
@@ -144,8 +132,28 @@ cmd_config_publish(struct ctl *c)
 	rc = EXIT_OK;
 out:
 	prepare_free(&prep);
-	cJSON_Delete(json);
 	free(doc);
+	return rc;
+}
+
+int
+cmd_config_publish(struct ctl *c)
+{
+	const char *key = c->operands[0], *path = c->operands[1], *end = NULL;
+	char *text = NULL;
+	cJSON *json = NULL;
+	int rc;
+
+	if (ctl_check_key(key) != 0)
+		return EXIT_USAGE;
+	if ((rc = read_file(path, &text)) != EXIT_OK)
+		return rc;
+	if ((json = cJSON_ParseWithOpts(text, &end, 1)) == NULL)
+		rc = ctl_say(EXIT_FAIL, "%s: not valid JSON (at byte %td)",
+		    path, end != NULL ? end - text : (ptrdiff_t)0);
+	else
+		rc = ctl_publish_json(c, key, json);
+	cJSON_Delete(json);
 	free(text);
 	return rc;
 }

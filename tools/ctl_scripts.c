@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "defaults.h"
+#include "scriptrules.h"
 #include "uuid.h"
 
 int
@@ -75,3 +77,109 @@ cmd_scripts_list(struct ctl *c)
 	return rc;
 }
 
+/* One "pattern<TAB>category" line per rule. */
+static void
+print_rules(const cJSON *rules)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, rules)
+		printf("%s\t%s\n",
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "pattern")),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "category")));
+}
+
+/*
+ * The scriptRules the site's recorded script domains call for and its
+ * config (published, else the built-in defaults) lacks: scriptrules.h says
+ * which.  Rules of a category the config does not have cannot be published:
+ * each is named on stderr and left out of every output.  With --publish,
+ * the config with those rules appended to scriptRules is published as a
+ * new version (checked as config publish checks), and the version printed;
+ * with nothing to add, nothing is published, stdout stays empty and one
+ * line on stderr says so (exit 0).
+ */
+int
+cmd_scripts_rules(struct ctl *c)
+{
+	const char *key = c->operands[0];
+	int publish = (c->given & OPT_PUBLISH) != 0, rc;
+	cJSON *records = NULL, *doc = NULL, *add = NULL, *unknown = NULL, *rules, *r;
+	struct site site;
+
+	if (ctl_check_key(key) != 0)
+		return EXIT_USAGE;
+	if (publish && (c->given & OPT_JSON))
+		return ctl_say(EXIT_USAGE, "scripts rules takes --json or --publish, not both");
+	/* Only --publish writes: open for writing then, so that the read and
+	 * the publish see one file. */
+	if (publish && store_open(&c->st, c->db, STORE_WRITE) != STORE_OK) {
+		c->st = NULL;
+		return EXIT_FAIL;
+	}
+	if (ctl_store(c) == NULL)
+		return EXIT_FAIL;
+	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
+		return ctl_store_failed(rc, key);
+	rc = EXIT_FAIL;
+	doc = cJSON_Parse(site.document != NULL ? site.document : defaults_json());
+	if (doc == NULL) {
+		ctl_say(EXIT_FAIL, "the stored config of %s is not valid JSON", key);
+		goto out;
+	}
+	if ((records = cJSON_CreateArray()) == NULL) {
+		ctl_say(EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	if ((rc = store_scripts_list(c->st, key, ctl_collect, records)) != STORE_OK) {
+		rc = ctl_store_failed(rc, key);
+		goto out;
+	}
+	rc = EXIT_FAIL;
+	if (scriptrules_suggest(doc, records, &add, &unknown) != 0)
+		goto out;
+	cJSON_ArrayForEach(r, unknown) {
+		const char *cat = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r,
+		    "category"));
+
+		ctl_say(0, "%s %s left out: the config of %s has no category %s",
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "pattern")),
+		    cat, key, cat);
+	}
+	if (!publish && (c->given & OPT_JSON)) {
+		rc = ctl_print_json(add);
+		goto out;
+	}
+	if (!publish) {
+		print_rules(add);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (cJSON_GetArraySize(add) == 0) {
+		rc = ctl_say(EXIT_OK, "no rule to add to the config of %s; nothing published", key);
+		goto out;
+	}
+	rules = cJSON_GetObjectItemCaseSensitive(doc, "scriptRules");
+	if (rules == NULL && (rules = cJSON_AddArrayToObject(doc, "scriptRules")) == NULL) {
+		ctl_say(EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	if (!cJSON_IsArray(rules)) {
+		ctl_say(EXIT_FAIL, "invalid config: scriptRules must be an array");
+		goto out;
+	}
+	while ((r = cJSON_DetachItemFromArray(add, 0)) != NULL)
+		if (!cJSON_AddItemToArray(rules, r)) {
+			cJSON_Delete(r);
+			ctl_say(EXIT_FAIL, "out of memory");
+			goto out;
+		}
+	rc = ctl_publish_json(c, key, doc);
+out:
+	cJSON_Delete(unknown);
+	cJSON_Delete(add);
+	cJSON_Delete(records);
+	cJSON_Delete(doc);
+	store_site_clear(&site);
+	return rc;
+}
