@@ -3,6 +3,12 @@
 -- Applied by `consentctl init`, which may run any number of times: every
 -- statement is idempotent.  PRAGMA user_version records the version of this
 -- file the database holds; consentctl refuses a database newer than itself.
+-- A column added to an existing table cannot be written idempotently here:
+-- `consentctl init` adds it to an older database first (store_admin.c,
+-- added_columns[]), in the same transaction, keeping every row.
+--
+-- Versions: 1 the first; 2 config_skeletons and config_answers;
+-- 3 consent_log.gpc (NULL in the entries stored before it).
 -- journal_mode=WAL is set by consentctl (it is persistent in the file).
 --
 -- Times are UTC ISO 8601 with milliseconds ("2026-11-22T10:00:00.123Z"),
@@ -89,7 +95,10 @@ CREATE TABLE IF NOT EXISTS consent_log (
 	os                  TEXT,
 	device_type         TEXT NOT NULL
 	                    CHECK (device_type IN ('desktop', 'mobile', 'tablet')),
-	country             TEXT
+	country             TEXT,
+	-- The request carried "Sec-GPC: 1" (1) or not (0); NULL: not recorded,
+	-- an entry stored before schema version 3.
+	gpc                 INTEGER CHECK (gpc IN (0, 1))
 );
 CREATE INDEX IF NOT EXISTS consent_log_site_time ON consent_log (site_id, created_at);
 
@@ -135,4 +144,4 @@ CREATE TABLE IF NOT EXISTS syncs (
 	finished_at  TEXT
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

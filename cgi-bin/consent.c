@@ -45,6 +45,7 @@ record(struct store *st, const struct site *site, const cJSON *body)
 	e.os = ua.os;
 	e.device_type = ua.device;
 	e.country = geo.country[0] ? geo.country : NULL;
+	e.gpc = http_gpc();
 	rc = store_consent_add(st, &e) == STORE_OK ? 0 : -1;
 	cJSON_free(cats);
 	return rc;

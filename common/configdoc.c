@@ -17,6 +17,19 @@ static const char *const models[] = {
 };
 #define MODELS_TEXT "opt_in, opt_out, notice, notice_required, notice_only, exempt"
 
+/* consentRules.expiryDays: ten years.  Regulators ask for months (the CNIL
+ * 13); anything longer is a typo, not a policy. */
+#define EXPIRY_DAYS_MAX 3650
+
+/* The Google Consent Mode v2 types googleConsentMode may map (SDK.md 7). */
+static const char *const consent_mode_types[] = {
+	"ad_storage", "ad_user_data", "ad_personalization", "analytics_storage",
+	"functionality_storage", "personalization_storage", "security_storage",
+};
+#define CONSENT_MODE_TYPES_TEXT "ad_storage, ad_user_data, ad_personalization, " \
+	"analytics_storage, functionality_storage, personalization_storage, " \
+	"security_storage"
+
 /*
  * ISO 3166-1 alpha-2: the 249 officially assigned codes, plus XK (Kosovo,
  * user-assigned but sent by CDNs and GeoIP databases).  XX and T1, which
@@ -374,6 +387,98 @@ check_script_rules(const cJSON *rules, const cJSON *cats, char *err, size_t errs
 	return 0;
 }
 
+/* Append name to the list in buf (bufsz bytes, *len used), after ", " when
+ * it is not the first; what does not fit is cut, never overflows. */
+static void
+list_add(char *buf, size_t bufsz, size_t *len, const char *name)
+{
+	int w;
+
+	if (*len + 1 >= bufsz)
+		return;
+	w = snprintf(buf + *len, bufsz - *len, "%s%s", *len > 0 ? ", " : "", name);
+	if (w > 0)
+		*len += (size_t)w < bufsz - *len ? (size_t)w : bufsz - *len - 1;
+}
+
+static int
+consent_mode_type(const char *s)
+{
+	for (size_t i = 0; i < sizeof(consent_mode_types) / sizeof(consent_mode_types[0]); i++)
+		if (strcmp(s, consent_mode_types[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * consentRules.googleConsentMode (SDK.md 7): absent, true, false, or an
+ * object mapping Consent Mode types to category ids of the document.  Every
+ * unknown type is named in one message, then every unknown category id
+ * (each once), so one publish attempt shows all the typos of a kind.
+ */
+static int
+check_consent_mode(const cJSON *gcm, const cJSON *cats, char *err, size_t errsz)
+{
+	const cJSON *e, *p;
+	char names[256];
+	size_t len = 0;
+
+	if (gcm == NULL || cJSON_IsBool(gcm))
+		return 0;
+	if (!cJSON_IsObject(gcm))
+		return fail(err, errsz, "consentRules.googleConsentMode must be true, false "
+		    "or an object mapping Consent Mode types to category ids");
+	names[0] = '\0';
+	cJSON_ArrayForEach(e, gcm)
+		if (!consent_mode_type(e->string))
+			list_add(names, sizeof(names), &len, e->string);
+	if (len > 0)
+		return fail(err, errsz, "consentRules.googleConsentMode names no Consent "
+		    "Mode type: %s (the types are " CONSENT_MODE_TYPES_TEXT ")", names);
+	cJSON_ArrayForEach(e, gcm)
+		if (!cJSON_IsString(e))
+			return fail(err, errsz, "consentRules.googleConsentMode.%s must be a "
+			    "category id (a string)", e->string);
+	cJSON_ArrayForEach(e, gcm) {
+		if (find_category(cats, e->valuestring) != NULL)
+			continue;
+		for (p = gcm->child; p != e; p = p->next)
+			if (strcmp(p->valuestring, e->valuestring) == 0)
+				break;
+		if (p == e)
+			list_add(names, sizeof(names), &len, e->valuestring);
+	}
+	if (len > 0)
+		return fail(err, errsz, "consentRules.googleConsentMode names no category: %s",
+		    names);
+	return 0;
+}
+
+/* consentRules: honorGpc a boolean, expiryDays an integer 1..EXPIRY_DAYS_MAX,
+ * googleConsentMode as above; each optional. */
+static int
+check_consent_rules(const cJSON *rules, const cJSON *cats, char *err, size_t errsz)
+{
+	const cJSON *v;
+
+	if (rules == NULL)
+		return 0;
+	if (!cJSON_IsObject(rules))
+		return fail(err, errsz, "consentRules must be an object");
+	v = cJSON_GetObjectItemCaseSensitive(rules, "honorGpc");
+	if (v != NULL && !cJSON_IsBool(v))
+		return fail(err, errsz, "consentRules.honorGpc must be a boolean");
+	v = cJSON_GetObjectItemCaseSensitive(rules, "expiryDays");
+	/* the range first: only then is the cast defined */
+	if (v != NULL && !(cJSON_IsNumber(v) && v->valuedouble >= 1 &&
+	    v->valuedouble <= EXPIRY_DAYS_MAX &&
+	    v->valuedouble == (double)(int)v->valuedouble))
+		return fail(err, errsz, "consentRules.expiryDays must be an integer "
+		    "from 1 to %d", EXPIRY_DAYS_MAX);
+	return check_consent_mode(cJSON_GetObjectItemCaseSensitive(rules,
+	    "googleConsentMode"), cats, err, errsz);
+}
+
 int
 configdoc_validate(const cJSON *doc, char *err, size_t errsz)
 {
@@ -395,8 +500,6 @@ configdoc_validate(const cJSON *doc, char *err, size_t errsz)
 	v = cJSON_GetObjectItemCaseSensitive(doc, "appearance");
 	if (v != NULL && !cJSON_IsObject(v))
 		return fail(err, errsz, "appearance must be an object");
-	v = cJSON_GetObjectItemCaseSensitive(doc, "consentRules");
-	if (v != NULL && !cJSON_IsObject(v))
-		return fail(err, errsz, "consentRules must be an object");
-	return 0;
+	return check_consent_rules(cJSON_GetObjectItemCaseSensitive(doc,
+	    "consentRules"), cats, err, errsz);
 }

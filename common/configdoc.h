@@ -13,9 +13,10 @@
  *   "categories[2].id must be 1-50 characters of a-z0-9_-"
  *   "duplicate category id: analytics"
  *   "scriptRules[0].category names no category: foo"
+ *   "consentRules.googleConsentMode names no category: ads, stats"
  * Problems are looked for in this order: the document itself, categories,
- * regions, content, scriptRules, appearance, consentRules; within an array,
- * element by element.  Keys the contract does not name are kept and not
+ * regions, content, scriptRules, appearance, consentRules (honorGpc,
+ * expiryDays, googleConsentMode); within an array, element by element.  Keys the contract does not name are kept and not
  * checked.  The document is not modified.
  */
 int configdoc_validate(const cJSON *doc, char *err, size_t errsz);

@@ -18,6 +18,14 @@ http_env(const char *name)
 	return v;
 }
 
+int
+http_gpc(void)
+{
+	const char *v = http_env("HTTP_SEC_GPC");
+
+	return v != NULL && strcmp(v, "1") == 0;
+}
+
 void
 http_req_init(struct http_req *r)
 {

@@ -53,4 +53,11 @@ int http_query_param(const char *query, const char *name, char *out, size_t outs
 /* getenv, but values longer than HEADER_MAX count as absent. */
 const char *http_env(const char *name);
 
+/*
+ * Whether the request carried the Global Privacy Control header with the
+ * value the proposal defines, "Sec-GPC: 1" (HTTP_SEC_GPC exactly "1"): 1,
+ * else 0 (absent, empty, "0", " 1", anything else).
+ */
+int http_gpc(void);
+
 #endif

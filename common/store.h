@@ -99,6 +99,7 @@ struct consent_entry {
 	const char *browser, *os;   /* NULL when no User-Agent */
 	const char *device_type;
 	const char *country;        /* NULL when unknown */
+	int gpc;                    /* 1: the request carried Sec-GPC: 1 */
 };
 
 /*
@@ -184,7 +185,8 @@ int store_consent_export(struct store *st, const char *key, const char *since,
 /* Script records of a site, by domain. */
 int store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *arg);
 /* New JSON object: mau (this month), entries, by_event_type{},
- * by_event_action{}.  STORE_NOTFOUND. */
+ * by_event_action{}, by_gpc{sent, not_sent, not_recorded}, gpc_percent
+ * (null when no entry recorded the signal).  STORE_NOTFOUND. */
 int store_stats(struct store *st, const char *key, cJSON **out);
 
 #endif

@@ -14,10 +14,10 @@
  * classes: integers 0/1 that mean a flag, and text that holds JSON.
  */
 static const char *const bool_columns[] = {
-	"paused", "blocked", "preferences_opened",
+	"paused", "blocked", "preferences_opened", "gpc",
 };
 static const char *const json_columns[] = {
-	"categories", "by_event_type", "by_event_action",
+	"categories", "by_event_type", "by_event_action", "by_gpc",
 };
 
 /* No column is left out when NULL. */
@@ -246,8 +246,69 @@ out:
 }
 
 /*
+ * Columns that later schema versions added to tables an older database
+ * already has.  CREATE TABLE IF NOT EXISTS leaves such a table as it is, so
+ * init adds each column its table lacks before the schema runs; ALTER TABLE
+ * ... ADD COLUMN keeps every row, with NULL in the new column.  Each
+ * definition repeats the column's line of schema.sql.
+ */
+static const struct {
+	const char *table, *column, *alter;
+} added_columns[] = {
+	/* version 3: whether the request carried Sec-GPC: 1 */
+	{"consent_log", "gpc",
+	    "ALTER TABLE consent_log ADD COLUMN gpc INTEGER CHECK (gpc IN (0, 1))"},
+};
+
+/*
+ * Add every column of added_columns[] that its table lacks, where the table
+ * exists (a new database gets it from the schema).  Inside the caller's
+ * write transaction.  0 or -1 (reported).
+ */
+static int
+add_columns(sqlite3 *db)
+{
+	static const char sql[] =
+	    "SELECT count(*), count(*) FILTER (WHERE name = ?2)"
+	    " FROM pragma_table_info(?1)";
+	sqlite3_stmt *q = NULL, *alter = NULL;
+	int rc = -1;
+
+	if (db_prepare(db, sql, &q) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++) {
+		int64_t columns, has;
+
+		db_bind_text(q, 1, added_columns[i].table);
+		db_bind_text(q, 2, added_columns[i].column);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			db_log(db, "schema upgrade");
+			goto out;
+		}
+		columns = sqlite3_column_int64(q, 0);
+		has = sqlite3_column_int64(q, 1);
+		sqlite3_reset(q);   /* no read pending while the table changes */
+		if (columns == 0 || has > 0)
+			continue;
+		if (db_prepare(db, added_columns[i].alter, &alter) != 0)
+			goto out;
+		if (sqlite3_step(alter) != SQLITE_DONE) {
+			db_log(db, "schema upgrade");
+			goto out;
+		}
+		sqlite3_finalize(alter);
+		alter = NULL;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(alter);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
  * Every statement of the schema is idempotent, so applying it creates a new
- * database or adds what an older one lacks.  The version check and the
+ * database or adds what an older one lacks (columns: add_columns()).  The version check and the
  * schema run in one write transaction: a database newer than the schema is
  * left exactly as it was.  journal_mode is set afterwards (it cannot change
  * inside a transaction) and is persistent in the file.
@@ -270,6 +331,8 @@ store_init(struct store *st, const char *schema_sql)
 		rc = STORE_EXISTS;
 		goto fail;
 	}
+	if (add_columns(st->db) != 0)
+		goto fail;
 	if (sqlite3_exec(st->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
 		db_log(st->db, "schema");
 		goto fail;
@@ -705,10 +768,11 @@ store_sync_show(struct store *st, const char *sync_id, cJSON **out)
 }
 
 /*
- * Columns 0-12 are always present (CONTRACT 3); from EXPORT_OPTIONAL on, the
+ * Columns 0-13 are always present (CONTRACT 3, and gpc: true, false, or null
+ * for an entry stored before it was recorded); from EXPORT_OPTIONAL on, the
  * optional request fields appear only when the client sent them.
  */
-#define EXPORT_OPTIONAL 13
+#define EXPORT_OPTIONAL 14
 
 int
 store_consent_export(struct store *st, const char *key, const char *since,
@@ -720,7 +784,7 @@ store_consent_export(struct store *st, const char *key, const char *since,
 	    " event_action AS event_action, config_version AS config_version,"
 	    " published_version AS published_version, region AS region,"
 	    " consent_model AS consent_model, browser AS browser, os AS os,"
-	    " device_type AS device_type, country AS country,"
+	    " device_type AS device_type, country AS country, gpc AS gpc,"
 	    /* EXPORT_OPTIONAL */
 	    " regulation AS regulation, time_to_action_ms AS time_to_action_ms,"
 	    " interaction AS interaction, preferences_opened AS preferences_opened,"
@@ -770,7 +834,10 @@ store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *arg
 }
 
 /* Counts by every event_type and event_action the consent endpoint accepts
- * (spec 4.2), zeros included, so scripts can rely on the keys. */
+ * (spec 4.2), zeros included, so scripts can rely on the keys; by Global
+ * Privacy Control signal (sent, not_sent, not_recorded: entries from before
+ * schema version 3), and gpc_percent, the share of entries with the signal
+ * among those where it was recorded (one decimal; null when none was). */
 int
 store_stats(struct store *st, const char *key, cJSON **out)
 {
@@ -788,7 +855,14 @@ store_stats(struct store *st, const char *key, cJSON **out)
 	    "  'opt_out', count(*) FILTER (WHERE event_action = 'opt_out'),"
 	    "  'partial', count(*) FILTER (WHERE event_action = 'partial'),"
 	    "  'acknowledge', count(*) FILTER (WHERE event_action = 'acknowledge'))"
-	    " AS by_event_action"
+	    " AS by_event_action,"
+	    " json_object("
+	    "  'sent', count(*) FILTER (WHERE gpc = 1),"
+	    "  'not_sent', count(*) FILTER (WHERE gpc = 0),"
+	    "  'not_recorded', count(*) FILTER (WHERE gpc IS NULL))"
+	    " AS by_gpc,"
+	    " round(100.0 * count(*) FILTER (WHERE gpc = 1) / nullif(count(gpc), 0), 1)"
+	    " AS gpc_percent"
 	    " FROM consent_log WHERE site_id = ?1";
 	sqlite3_stmt *q = NULL;
 	char now[32], month[8];

@@ -37,6 +37,13 @@ key_cmp(const void *k, const void *e)
 const char *
 tracker_category(const char *domain)
 {
+	return tracker_match(domain, NULL);
+}
+
+/* tracker_category(), and the entry that matched into *entry. */
+const char *
+tracker_match(const char *domain, const char **entry)
+{
 	const struct tracker_entry *hit;
 	const char *dot;
 	struct key key;
@@ -52,8 +59,11 @@ tracker_category(const char *domain)
 			return NULL;
 		hit = bsearch(&key, tracker_table, tracker_table_len,
 		    sizeof(tracker_table[0]), key_cmp);
-		if (hit != NULL)
+		if (hit != NULL) {
+			if (entry != NULL)
+				*entry = hit->domain;
 			return hit->category;
+		}
 		key.len -= (size_t)(dot + 1 - key.s);
 		key.s = dot + 1;
 	}

@@ -13,6 +13,14 @@
  */
 const char *tracker_category(const char *domain);
 
+/*
+ * tracker_category(), and when it finds one and entry is not NULL, *entry
+ * receives the database's domain that matched (static): the domain itself
+ * or the parent whose entry covers it (www.google-analytics.com ->
+ * "google-analytics.com").  *entry is left alone when nothing matches.
+ */
+const char *tracker_match(const char *domain, const char **entry);
+
 /* Number of domains in the built-in database. */
 size_t tracker_count(void);
 

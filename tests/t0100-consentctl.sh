@@ -7,7 +7,7 @@
 run init
 succeeds "" "init again on an initialised database: exit 0, silent"
 check test "$(db 'PRAGMA journal_mode')" = wal "WAL mode on after init"
-check test "$(db 'PRAGMA user_version')" = 2 "user_version is the schema's"
+check test "$(db 'PRAGMA user_version')" = 3 "user_version is the schema's"
 check test "$(db "SELECT count(*) FROM sqlite_master WHERE type = 'table'")" = 10 "all ten tables"
 snap
 run init

@@ -64,9 +64,9 @@ run consent export s1
 check test "$rc" = 0 -a ! -s "$T/err" "consent export: exit 0"
 check test "$(wc -l < "$T/out" | tr -d ' ')" = 3 "one line per entry of the site"
 check test "$(jq -s -c 'map(.anon_id_hash)' "$T/out")" = "[\"$h1\",\"$h2\",\"$h3\"]" "oldest first, only this site's entries"
-required='["anon_id_hash","browser","categories","config_version","consent_model","country","created_at","device_type","event_action","event_type","os","published_version","region"]'
+required='["anon_id_hash","browser","categories","config_version","consent_model","country","created_at","device_type","event_action","event_type","gpc","os","published_version","region"]'
 check test "$(sed -n 2p "$T/out" | jq -c 'del(.interaction, .sdk_version) | keys')" = "$required" "the required fields are always present"
-check test "$(sed -n 2p "$T/out" | jq -c '[.event_action, .config_version, .region, .consent_model, .os, .country, .published_version]')" = '[null,null,null,null,null,null,0]' "unsent required fields are null"
+check test "$(sed -n 2p "$T/out" | jq -c '[.event_action, .config_version, .region, .consent_model, .os, .country, .published_version, .gpc]')" = '[null,null,null,null,null,null,0,null]' "unsent required fields are null"
 check test "$(sed -n 2p "$T/out" | jq -c '[.interaction, .sdk_version]')" = '["say \"hi\"","1,2"]' "sent optional fields are present"
 check test "$(sed -n 1p "$T/out" | jq -c 'keys - '"$required")" = '["interaction","language","page_url","preferences_opened","time_to_action_ms"]' "optional fields appear only when sent"
 check test "$(sed -n 1p "$T/out" | jq -c '[.categories, .preferences_opened, .time_to_action_ms, .config_version, .page_url]')" = '[{"analytics":true,"necessary":true},true,1234.5,3,"https://x.test/a,b\"c\nd"]' "categories is an object, preferences_opened a boolean, numbers numbers"
@@ -97,10 +97,10 @@ done
 run consent export s1 --format csv
 check test "$rc" = 0 -a ! -s "$T/err" "consent export --format csv: exit 0"
 {
-	printf 'created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language\r\n'
-	printf '2026-01-01T00:00:00.000Z,%s,"{""analytics"":true,""necessary"":true}",initial,opt_in,3,3,gdpr,opt_in,Chrome,Windows,desktop,DE,,1234.5,accept_all,true,,,"https://x.test/a,b""c\nd",,de-DE,\r\n' "$h1"
-	printf '2026-02-01T12:00:00.000Z,%s,{},impression,,,0,,,Samsung Internet,,mobile,,,,"say ""hi""",,,,,"1,2",,\r\n' "$h2"
-	printf '2026-02-01T12:00:00.500Z,%s,"{""analytics"":false}",update,opt_out,,3,,,,,tablet,,us_state_laws,,,false,87,bottom-full,"cr\rhere",,,en\r\n' "$h3"
+	printf 'created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language,gpc\r\n'
+	printf '2026-01-01T00:00:00.000Z,%s,"{""analytics"":true,""necessary"":true}",initial,opt_in,3,3,gdpr,opt_in,Chrome,Windows,desktop,DE,,1234.5,accept_all,true,,,"https://x.test/a,b""c\nd",,de-DE,,\r\n' "$h1"
+	printf '2026-02-01T12:00:00.000Z,%s,{},impression,,,0,,,Samsung Internet,,mobile,,,,"say ""hi""",,,,,"1,2",,,\r\n' "$h2"
+	printf '2026-02-01T12:00:00.500Z,%s,"{""analytics"":false}",update,opt_out,,3,,,,,tablet,,us_state_laws,,,false,87,bottom-full,"cr\rhere",,,en,\r\n' "$h3"
 } > "$T/want.csv"
 if cmp -s "$T/out" "$T/want.csv"; then ok "CSV: header, quoting of commas, quotes, LF and CR, CRLF records"; else notok "CSV differs: $(diff <(od -c "$T/want.csv") <(od -c "$T/out") | head -n 6 | tr '\n' ' ')"; fi
 run consent export s1 --format csv --since 2026-02-01T12:00:00.1Z
@@ -144,7 +144,7 @@ fails 1 "unknown site: nope" "scripts list of an unknown site"
 month=$(date -u +%Y-%m)
 db "INSERT INTO mau_counts VALUES (1, '$month', 2), (1, '2001-01', 99)"
 run stats s1 --json
-check test "$(jq -c . "$T/out")" = '{"mau":2,"entries":3,"by_event_type":{"initial":1,"update":1,"impression":1},"by_event_action":{"opt_in":1,"opt_out":1,"partial":0,"acknowledge":0}}' "stats --json"
+check test "$(jq -c . "$T/out")" = '{"mau":2,"entries":3,"by_event_type":{"initial":1,"update":1,"impression":1},"by_event_action":{"opt_in":1,"opt_out":1,"partial":0,"acknowledge":0},"by_gpc":{"sent":0,"not_sent":0,"not_recorded":3},"gpc_percent":null}' "stats --json"
 run stats s1
 check grep -q '^entries  *3$' "$T/out" "stats (plain) entries"
 check grep -q '^by_event_type.initial  *1$' "$T/out" "stats (plain) flattens the counts"

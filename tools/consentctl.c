@@ -14,6 +14,7 @@
 #include "log.h"
 #include "origin.h"
 #include "resolve.h"
+#include "scriptrules.h"
 #include "store.h"
 #include "uuid.h"
 
@@ -40,6 +41,7 @@ enum {
 	OPT_MAU_CAP = 1 << 4,
 	OPT_SINCE = 1 << 5,
 	OPT_FORMAT = 1 << 6,
+	OPT_PUBLISH = 1 << 7,
 };
 
 static const struct option {
@@ -55,6 +57,7 @@ static const struct option {
 	{"--mau-cap", OPT_MAU_CAP, 1},
 	{"--since", OPT_SINCE, 1},
 	{"--format", OPT_FORMAT, 1},
+	{"--publish", OPT_PUBLISH, 0},
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -724,26 +727,19 @@ out:
 	return rc;
 }
 
+/*
+ * Validate a config document (CONTRACT 4), prepare its answers and publish
+ * it as the site's next version, which is printed: config publish and
+ * scripts rules --publish.  EXIT_OK or EXIT_FAIL (reported).
+ */
 static int
-cmd_config_publish(struct ctl *c)
+publish_json(struct ctl *c, const char *key, const cJSON *json)
 {
-	const char *key = c->operands[0], *path = c->operands[1], *end = NULL;
-	char *text = NULL, *doc = NULL, err[300];
 	struct prepared prep = { 0 };
-	cJSON *json = NULL;
+	char *doc = NULL, err[300];
 	int64_t version;
-	int rc;
+	int rc = EXIT_FAIL;
 
-	if (check_key(key) != 0)
-		return EXIT_USAGE;
-	if ((rc = read_file(path, &text)) != EXIT_OK)
-		return rc;
-	rc = EXIT_FAIL;
-	if ((json = cJSON_ParseWithOpts(text, &end, 1)) == NULL) {
-		say(EXIT_FAIL, "%s: not valid JSON (at byte %td)",
-		    path, end != NULL ? end - text : (ptrdiff_t)0);
-		goto out;
-	}
 	if (configdoc_validate(json, err, sizeof(err)) != 0) {
 		say(EXIT_FAIL, "invalid config: %s", err);
 		goto out;
@@ -763,8 +759,28 @@ cmd_config_publish(struct ctl *c)
 	rc = EXIT_OK;
 out:
 	resolve_prepared_free(&prep);
-	cJSON_Delete(json);
 	free(doc);
+	return rc;
+}
+
+static int
+cmd_config_publish(struct ctl *c)
+{
+	const char *key = c->operands[0], *path = c->operands[1], *end = NULL;
+	char *text = NULL;
+	cJSON *json = NULL;
+	int rc;
+
+	if (check_key(key) != 0)
+		return EXIT_USAGE;
+	if ((rc = read_file(path, &text)) != EXIT_OK)
+		return rc;
+	if ((json = cJSON_ParseWithOpts(text, &end, 1)) == NULL)
+		rc = say(EXIT_FAIL, "%s: not valid JSON (at byte %td)",
+		    path, end != NULL ? end - text : (ptrdiff_t)0);
+	else
+		rc = publish_json(c, key, json);
+	cJSON_Delete(json);
 	free(text);
 	return rc;
 }
@@ -839,14 +855,15 @@ cmd_sync_show(struct ctl *c)
 }
 
 /* Columns of consent export --format csv, in order: every field an entry
- * can hold (CONTRACT 3), required ones first. */
+ * can hold (CONTRACT 3), required ones first; columns added later (gpc)
+ * at the end, so that a reader of the older layout finds its columns. */
 static const char *const csv_columns[] = {
 	"created_at", "anon_id_hash", "categories", "event_type", "event_action",
 	"config_version", "published_version", "region", "consent_model",
 	"browser", "os", "device_type", "country", "regulation",
 	"time_to_action_ms", "interaction", "preferences_opened",
 	"banner_load_time_ms", "banner_position", "page_url", "sdk_version",
-	"language", "resolved_language",
+	"language", "resolved_language", "gpc",
 };
 
 /* One CSV field (RFC 4180 2.6, 2.7): quoted when it holds a comma, quote,
@@ -965,6 +982,113 @@ cmd_scripts_list(struct ctl *c)
 	return rc;
 }
 
+/* One "pattern<TAB>category" line per rule. */
+static void
+print_rules(const cJSON *rules)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, rules)
+		printf("%s\t%s\n",
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "pattern")),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "category")));
+}
+
+/*
+ * The scriptRules the site's recorded script domains call for and its
+ * config (published, else the built-in defaults) lacks: scriptrules.h says
+ * which.  Rules of a category the config does not have cannot be published:
+ * each is named on stderr and left out of every output.  With --publish,
+ * the config with those rules appended to scriptRules is published as a
+ * new version (checked as config publish checks), and the version printed;
+ * with nothing to add, nothing is published, stdout stays empty and one
+ * line on stderr says so (exit 0).
+ */
+static int
+cmd_scripts_rules(struct ctl *c)
+{
+	const char *key = c->operands[0];
+	int publish = (c->given & OPT_PUBLISH) != 0, rc;
+	cJSON *records = NULL, *doc = NULL, *add = NULL, *unknown = NULL, *rules, *r;
+	struct site site;
+
+	if (check_key(key) != 0)
+		return EXIT_USAGE;
+	if (publish && (c->given & OPT_JSON))
+		return say(EXIT_USAGE, "scripts rules takes --json or --publish, not both");
+	/* Only --publish writes: open for writing then, so that the read and
+	 * the publish see one file. */
+	if (publish && store_open(&c->st, c->db, STORE_WRITE) != STORE_OK) {
+		c->st = NULL;
+		return EXIT_FAIL;
+	}
+	if (ctl_store(c) == NULL)
+		return EXIT_FAIL;
+	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
+		return store_failed(rc, key);
+	rc = EXIT_FAIL;
+	doc = cJSON_Parse(site.document != NULL ? site.document : defaults_json());
+	if (doc == NULL) {
+		say(EXIT_FAIL, "the stored config of %s is not valid JSON", key);
+		goto out;
+	}
+	if ((records = cJSON_CreateArray()) == NULL) {
+		say(EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	if ((rc = store_scripts_list(c->st, key, collect, records)) != STORE_OK) {
+		rc = store_failed(rc, key);
+		goto out;
+	}
+	rc = EXIT_FAIL;
+	if (scriptrules_suggest(doc, records, &add, &unknown) != 0)
+		goto out;
+	cJSON_ArrayForEach(r, unknown) {
+		const char *cat = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r,
+		    "category"));
+
+		say(0, "%s %s left out: the config of %s has no category %s",
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "pattern")),
+		    cat, key, cat);
+	}
+	if (!publish && (c->given & OPT_JSON)) {
+		rc = print_json(add);
+		goto out;
+	}
+	if (!publish) {
+		print_rules(add);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (cJSON_GetArraySize(add) == 0) {
+		rc = say(EXIT_OK, "no rule to add to the config of %s; nothing published", key);
+		goto out;
+	}
+	rules = cJSON_GetObjectItemCaseSensitive(doc, "scriptRules");
+	if (rules == NULL && (rules = cJSON_AddArrayToObject(doc, "scriptRules")) == NULL) {
+		say(EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	if (!cJSON_IsArray(rules)) {
+		say(EXIT_FAIL, "invalid config: scriptRules must be an array");
+		goto out;
+	}
+	while ((r = cJSON_DetachItemFromArray(add, 0)) != NULL)
+		if (!cJSON_AddItemToArray(rules, r)) {
+			cJSON_Delete(r);
+			say(EXIT_FAIL, "out of memory");
+			goto out;
+		}
+	rc = publish_json(c, key, doc);
+out:
+	cJSON_Delete(unknown);
+	cJSON_Delete(add);
+	cJSON_Delete(records);
+	cJSON_Delete(doc);
+	store_site_clear(&site);
+	return rc;
+}
+
 static int
 cmd_stats(struct ctl *c)
 {
@@ -1004,6 +1128,8 @@ static const struct command commands[] = {
 	    "consent export KEY [--since ISO8601] [--format jsonl|csv]"},
 	{"scripts", "list", 1, OPT_JSON, STORE_READ, cmd_scripts_list,
 	    "scripts list KEY [--json]"},
+	{"scripts", "rules", 1, OPT_JSON | OPT_PUBLISH, STORE_READ, cmd_scripts_rules,
+	    "scripts rules KEY [--json | --publish]"},
 	{"stats", NULL, 1, OPT_JSON, STORE_READ, cmd_stats,
 	    "stats KEY [--json]"},
 };
