@@ -217,7 +217,7 @@ test('GPC in the proof of consent: export entries of requests with Sec-GPC: 1 ha
 	const e2 = await h.visitorEntries(srv, plain, 2);
 	assert.equal(e2.length, 2);
 	for (const x of e2) assert.equal(x.gpc, false, `${x.event_type}: gpc false without the header`);
-	const csv = srv.ctl('consent', 'export', 't1', '--format', 'csv').split('\r\n');
+	const csv = srv.ctl('consent', 'export', 't1', '--format', 'csv').split(/\r?\n/);
 	assert.ok(csv[0].split(',').includes('gpc'), `a gpc column in the CSV export: ${csv[0]}`);
 	await plain.context().close();
 });
