@@ -118,7 +118,8 @@ test('a returning visitor with a decision sends no impression again in the same 
 	await h.visitorEntries(srv, s.page, 2);
 	for (let i = 0; i < 2; i++) await h.visit(s.page, srv.page());
 	await h.sleep(500);
-	assert.equal((await h.visitorEntries(srv, s.page, 0)).length, 2, 'no entry for the reloads');
+	const e = await h.visitorEntries(srv, s.page, 0);
+	assert.equal(e.length, 2, `no entry for the reloads: ${e.map((x) => `${x.event_type}/${x.interaction}`).join(' ')}`);
 	await s.page.context().close();
 });
 

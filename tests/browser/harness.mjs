@@ -274,7 +274,7 @@ export async function waitEntriesAfter(srv, skip, count, ms = 5000) {
 
 // The export's entries of the visitor of PAGE (its consent.id), once at
 // least COUNT exist: immune to late entries of other tests' visitors.
-export async function visitorEntries(srv, page, count, ms = 5000) {
+export async function visitorEntries(srv, page, count, ms = 15000) {
 	const id = await page.evaluate(() => JSON.parse(localStorage.getItem('consent.id')));
 	if (typeof id !== 'string') throw new Error('no consent.id in localStorage');
 	const hash = sha256(id);
