@@ -38,12 +38,14 @@ node_tap() {
 	node --test --test-reporter=tap "$@" > "$T/tap" 2>&1
 	_rc=$?
 	# A failing test's YAML block holds "error: |-" then the message lines;
-	# the first non-empty one joins its "not ok" line.
+	# the first non-empty one (and the next while it ends in ":", as
+	# assert's "Expected values to be strictly equal:") joins its "not ok"
+	# line.
 	awk '
 	function flush() { if (pending != "") { print pending (msg != "" ? ": " msg : ""); pending = ""; msg = "" } }
 	/^not ok / { flush(); pending = $0; grab = 0; next }
 	pending != "" && /^  error: / { v = $0; sub(/^  error: /, "", v); if (v != "|-" && v != "|" && v != ">-") { msg = v; gsub(/^'\''|'\''$/, "", msg) } else grab = 1; next }
-	pending != "" && grab && /^    [^ ]/ { v = $0; sub(/^ +/, "", v); if (v != "") { msg = v; grab = 0 }; next }
+	pending != "" && grab && /^    [^ ]/ { v = $0; sub(/^ +/, "", v); msg = msg (msg != "" ? " " : "") v; if (msg !~ /:$/ && v != "+ actual - expected") grab = 0; next }
 	pending != "" && /^  \.\.\.$/ { flush(); print; next }
 	pending != "" { print; next }
 	{ print }

@@ -84,6 +84,36 @@ test('keyboard only: Customize opens the dialog, focus moves in and stays in, Es
 	await page.context().close();
 });
 
+test('keyboard only: a center-modal banner takes focus and keeps it; Escape does not dismiss it', async () => {
+	const doc = h.modelConfig('opt_in');
+	doc.appearance = { position: 'center-modal', theme: 'light' };
+	srv.publish(doc);
+	try {
+		const page = await h.newPage(browser);
+		await h.visit(page, srv.page({ body: '<a href="#" id="before">a link of the page</a>' }));
+		await h.banner(page).waitFor({ state: 'visible' });
+		assert.equal(await h.banner(page).getAttribute('aria-modal'), 'true');
+		const inBanner = () => page.evaluate(() => {
+			const a = document.getElementById('consent-host').shadowRoot.activeElement;
+			return !!(a && a.closest('#consent-banner'));
+		});
+		assert.ok(await inBanner(), 'focus moved into the modal banner');
+		for (let i = 0; i < 8; i++) {
+			await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
+			assert.ok(await inBanner(), `key ${i + 1}: focus stays in the modal banner`);
+		}
+		await page.keyboard.press('Escape');
+		assert.ok(await h.isShown(h.banner(page)), 'Escape leaves a consent question open');
+		assert.ok(await tabTo(page, 'Reject all', 6));
+		await page.keyboard.press('Enter');
+		await page.waitForFunction(() => Consent.get().decided, null, { timeout: 5000 });
+		assert.equal(await h.isShown(h.banner(page)), false);
+		await page.context().close();
+	} finally {
+		srv.publish(h.modelConfig('opt_in'));
+	}
+});
+
 test('keyboard only: switch a category with Space, save with Enter', async () => {
 	const page = await h.newPage(browser);
 	await h.visit(page, srv.page());

@@ -271,3 +271,17 @@ export async function waitEntriesAfter(srv, skip, count, ms = 5000) {
 	const e = await srv.waitEntries(skip + count, 't1', ms);
 	return e.slice(skip);
 }
+
+// The export's entries of the visitor of PAGE (its consent.id), once at
+// least COUNT exist: immune to late entries of other tests' visitors.
+export async function visitorEntries(srv, page, count, ms = 15000) {
+	const id = await page.evaluate(() => JSON.parse(localStorage.getItem('consent.id')));
+	if (typeof id !== 'string') throw new Error('no consent.id in localStorage');
+	const hash = sha256(id);
+	const end = Date.now() + ms;
+	for (;;) {
+		const e = srv.entries().filter((x) => x.anon_id_hash === hash);
+		if (e.length >= count || Date.now() > end) return e;
+		await sleep(50);
+	}
+}
