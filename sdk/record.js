@@ -6,21 +6,31 @@ let unloading = false;
 if (typeof addEventListener === 'function') addEventListener('pagehide', () => { unloading = true; });
 
 // POST body (an object) as JSON.  text/plain keeps it a simple request
-// (no CORS preflight); the endpoints parse JSON whatever the type.
-export async function post(url, body) {
+// (no CORS preflight); the endpoints parse JSON whatever the type.  Entries
+// are sent one after another, so that the log holds them in the order the
+// visitor caused them (an impression before the decision that follows it);
+// once the page is hiding, sendBeacon sends at once.
+let queue = Promise.resolve();
+export function post(url, body) {
   const data = JSON.stringify(body);
+  if (unloading && navigator.sendBeacon) return Promise.resolve(beacon(url, data));
+  const p = queue.then(() => send(url, data));
+  queue = p.catch(() => {});
+  return p;
+}
+
+const beacon = (url, data) => navigator.sendBeacon(url, new Blob([data], { type: 'text/plain' }));
+
+async function send(url, data) {
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (unloading && navigator.sendBeacon) {
-      if (navigator.sendBeacon(url, new Blob([data], { type: 'text/plain' }))) return true;
-    } else {
-      try {
-        const res = await fetch(url, {
-          method: 'POST', body: data, keepalive: true, credentials: 'omit',
-          headers: { 'Content-Type': 'text/plain' },
-        });
-        if (res.status < 500) return res.ok;
-      } catch { /* network error: retried once */ }
-    }
+    if (unloading && navigator.sendBeacon) return beacon(url, data);
+    try {
+      const res = await fetch(url, {
+        method: 'POST', body: data, keepalive: true, credentials: 'omit',
+        headers: { 'Content-Type': 'text/plain' },
+      });
+      if (res.status < 500) return res.ok;
+    } catch { /* network error: retried once */ }
   }
   return false;
 }
