@@ -45,8 +45,12 @@ test('opt_out: banner offers accept, reject, customise; optional categories allo
 	assert.equal(b[2], 'Manage choices');
 	assert.equal(state.decided, false);
 	assert.deepEqual(state.categories, { necessary: true, functional: true, analytics: true, marketing: true });
+	// Rejecting takes back categories allowed before: SDK.md 5 reloads the
+	// page once the decision is recorded; the state is read on the new page.
+	const reloaded = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 15000 });
 	await h.button(page, 'Do not sell or share my personal information').click();
-	await page.waitForFunction(() => Consent.get().decided);
+	await reloaded;
+	await page.waitForFunction(() => window.Consent && Consent.get().decided, null, { timeout: 15000 });
 	assert.equal(await page.evaluate(() => Consent.allowed('marketing')), false);
 	assert.equal(await page.evaluate(() => Consent.allowed('necessary')), true);
 	await page.context().close();
