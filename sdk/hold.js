@@ -208,9 +208,9 @@ export function release() {
   const ready = [];
   for (let i = 0; i < held.length; i++) {
     const s = held[i];
-    if (scriptVerdict(s.getAttribute('src')).hold) continue;
-    held.splice(i--, 1);
     const v = scriptVerdict(s.getAttribute('src'));
+    if (v.hold) continue;
+    held.splice(i--, 1);
     note(v.host, s.getAttribute('src'), v.cat, false);
     ready.push([s, origType.get(s)]);
   }

@@ -43,7 +43,7 @@ const opts = {
 const st = {
   answer: null, cats: [], allowed: {}, stored: store.readDecision(), decided: false,
   gpc: false, disabled: false, error: null, ready: false, ever: {},
-  bannerAt: 0, prefsOpened: false, sent: false,
+  bannerAt: 0, prefsOpened: false,
 };
 const listeners = { ready: [], change: [] };
 
@@ -185,8 +185,7 @@ async function decide(how, interaction, choice) {
   gcmUpdate(gcm, isAllowed);
   hold.release();
   emit('change');
-  const sent = send(type, extra);
-  await sent;
+  await send(type, extra);
   // SDK.md 5: code that already ran cannot be stopped; a reload can.
   if (withdrawn) location.reload();
   return state();
