@@ -8,7 +8,10 @@
 -- added_columns[]), in the same transaction, keeping every row.
 --
 -- Versions: 1 the first; 2 config_skeletons and config_answers;
--- 3 consent_log.gpc (NULL in the entries stored before it).
+-- 3 consent_log.gpc (NULL in the entries stored before it); 4 the proof of
+-- the log: consent_log.digest and seal_id, configs.sha256,
+-- sites.retention_days, consent_seals, consent_pruned, consent_erasures
+-- (README "The proof of the consent log").
 -- journal_mode=WAL is set by consentctl (it is persistent in the file).
 --
 -- Times are UTC ISO 8601 with milliseconds ("2026-11-22T10:00:00.123Z"),
@@ -23,7 +26,10 @@ CREATE TABLE IF NOT EXISTS sites (
 	mau_cap     INTEGER CHECK (mau_cap IS NULL OR mau_cap >= 0),
 	paused      INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
 	config_id   INTEGER REFERENCES configs(id),   -- the published version, NULL if none
-	created_at  TEXT NOT NULL
+	created_at  TEXT NOT NULL,
+	-- Entries older than this many days are deleted by `consentctl purge`;
+	-- NULL: kept for ever.
+	retention_days INTEGER CHECK (retention_days IS NULL OR retention_days >= 1)
 );
 
 -- Registered domains: an Origin matches a host or any subdomain of it.
@@ -40,6 +46,7 @@ CREATE TABLE IF NOT EXISTS configs (
 	version      INTEGER NOT NULL CHECK (version >= 1),
 	document     TEXT NOT NULL,       -- the JSON document as validated
 	published_at TEXT NOT NULL,
+	sha256       TEXT CHECK (sha256 IS NULL OR length(sha256) = 64),  -- of document
 	UNIQUE (site_id, version)
 );
 
@@ -68,8 +75,9 @@ CREATE TABLE IF NOT EXISTS config_answers (
 	PRIMARY KEY (config_id, region, language)
 ) WITHOUT ROWID;
 
--- The consent log: one row per decision or impression, never updated.
--- Optional request fields are NULL when the client did not send them.
+-- The consent log: one row per decision or impression.  Only seal_id is
+-- ever set after the insert (by `consentctl consent seal`); optional request
+-- fields are NULL when the client did not send them.
 CREATE TABLE IF NOT EXISTS consent_log (
 	id                  INTEGER PRIMARY KEY,
 	site_id             INTEGER NOT NULL REFERENCES sites(id),
@@ -101,9 +109,55 @@ CREATE TABLE IF NOT EXISTS consent_log (
 	country             TEXT,
 	-- The request carried "Sec-GPC: 1" (1) or not (0); NULL: not recorded,
 	-- an entry stored before schema version 3.
-	gpc                 INTEGER CHECK (gpc IN (0, 1))
+	gpc                 INTEGER CHECK (gpc IN (0, 1)),
+	-- SHA-256 of the entry's canonical encoding (common/proof.c), written
+	-- with the entry; NULL only in a database being upgraded to version 4.
+	digest              TEXT CHECK (digest IS NULL OR length(digest) = 64),
+	-- The seal whose Merkle tree holds the entry; NULL until sealed.
+	seal_id             INTEGER REFERENCES consent_seals(id)
 );
 CREATE INDEX IF NOT EXISTS consent_log_site_time ON consent_log (site_id, created_at);
+-- What the next seal takes, and the leaves of a seal in tree order.  The
+-- insert touches only the first (a new entry is unsealed).
+CREATE INDEX IF NOT EXISTS consent_log_unsealed ON consent_log (site_id, id)
+	WHERE seal_id IS NULL;
+CREATE INDEX IF NOT EXISTS consent_log_sealed ON consent_log (seal_id, created_at, id)
+	WHERE seal_id IS NOT NULL;
+
+-- Seals: per site, a Merkle tree head over the entries sealed with it,
+-- chained to the site's previous seal (README "The proof of the consent
+-- log").  Written only by `consentctl consent seal`.
+CREATE TABLE IF NOT EXISTS consent_seals (
+	id          INTEGER PRIMARY KEY,
+	site_id     INTEGER NOT NULL REFERENCES sites(id),
+	seq         INTEGER NOT NULL CHECK (seq >= 1),
+	sealed_at   TEXT NOT NULL,
+	tree_size   INTEGER NOT NULL CHECK (tree_size >= 1),
+	root        TEXT NOT NULL CHECK (length(root) = 64),
+	prev        TEXT NOT NULL CHECK (length(prev) = 64),
+	hash        TEXT NOT NULL CHECK (length(hash) = 64),
+	UNIQUE (site_id, seq)
+);
+
+-- The leaves of sealed entries that were purged or erased: the digest and
+-- the place in the tree, nothing of the visitor, so every seal stays
+-- verifiable.
+CREATE TABLE IF NOT EXISTS consent_pruned (
+	seal_id     INTEGER NOT NULL REFERENCES consent_seals(id),
+	created_at  TEXT NOT NULL,
+	entry_id    INTEGER NOT NULL,
+	digest      TEXT NOT NULL CHECK (length(digest) = 64),
+	PRIMARY KEY (seal_id, created_at, entry_id)
+) WITHOUT ROWID;
+
+-- That an erasure (a data subject's request) happened: when and how many
+-- entries, no identifier.
+CREATE TABLE IF NOT EXISTS consent_erasures (
+	id          INTEGER PRIMARY KEY,
+	site_id     INTEGER NOT NULL REFERENCES sites(id),
+	erased_at   TEXT NOT NULL,
+	entries     INTEGER NOT NULL CHECK (entries >= 0)
+);
 
 -- Monthly active users: the distinct hashes of each UTC month, and their
 -- count kept beside them so the config endpoint's cap check is one lookup.
@@ -147,4 +201,4 @@ CREATE TABLE IF NOT EXISTS syncs (
 	finished_at  TEXT
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

@@ -1,6 +1,7 @@
 /* consent.c: POST /functions/v1/consent, one consent decision or impression (spec 4.2). */
 #include <string.h>
 
+#include "clock.h"
 #include "consent_req.h"
 #include "geo.h"
 #include "hash.h"
@@ -8,6 +9,7 @@
 #include "log.h"
 #include "request.h"
 #include "prepare.h"
+#include "proof.h"
 #include "resp.h"
 #include "sandbox.h"
 #include "store.h"
@@ -22,7 +24,7 @@ record(struct store *st, const struct site *site, const cJSON *body)
 	struct consent_entry e;
 	struct ua_info ua;
 	struct geo geo;
-	char hash[65];
+	char hash[65], now[32], digest[65];
 	char *cats;
 	int rc;
 
@@ -46,6 +48,16 @@ record(struct store *st, const struct site *site, const cJSON *body)
 	e.device_type = ua.device;
 	e.country = geo.country[0] ? geo.country : NULL;
 	e.gpc = http_gpc();
+	clock_now(now, NULL);
+	e.created_at = now;
+	e.config_sha256 = site->config_sha256[0] ? site->config_sha256 : NULL;
+	/* The entry's own digest (README "The proof of the consent log"):
+	 * nothing of the log is read, so writers never wait for one another. */
+	if (proof_entry_digest(site->key, &e, digest) != 0) {
+		cJSON_free(cats);
+		return -1;
+	}
+	e.digest = digest;
 	rc = store_consent_add(st, &e) == STORE_OK ? 0 : -1;
 	cJSON_free(cats);
 	return rc;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "db.h"
 #include "limits.h"
 #include "log.h"
@@ -187,15 +188,5 @@ db_bind_text(sqlite3_stmt *st, int i, const char *s)
 void
 db_now(char iso[32], char month[8])
 {
-	struct timespec ts;
-	struct tm tm;
-
-	size_t n;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	n = strftime(iso, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(iso + n, 32 - n, ".%03dZ", (int)(ts.tv_nsec / 1000000L) % 1000);
-	if (month != NULL)
-		strftime(month, 8, "%Y-%m", &tm);
+	clock_now(iso, month);
 }

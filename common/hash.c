@@ -1,6 +1,7 @@
 /* hash.c: SHA-256 through OpenSSL's EVP interface. */
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <string.h>
 
 #include "hash.h"
 #include "log.h"
@@ -16,9 +17,8 @@
  * about 0.8 ms per process (docs/performance.md).
  */
 int
-hash_sha256_hex(const void *data, size_t len, char out[65])
+hash_sha256(const void *data, size_t len, unsigned char out[32])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 
@@ -28,10 +28,46 @@ hash_sha256_hex(const void *data, size_t len, char out[65])
 		log_error("SHA-256 failed");
 		return -1;
 	}
-	for (unsigned int i = 0; i < mdlen; i++) {
+	memcpy(out, md, 32);
+	return 0;
+}
+
+void
+hash_hex(const unsigned char md[32], char out[65])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (unsigned int i = 0; i < 32; i++) {
 		out[2 * i] = hex[md[i] >> 4];
 		out[2 * i + 1] = hex[md[i] & 0x0f];
 	}
 	out[64] = '\0';
+}
+
+int
+hash_unhex(const char *hex, unsigned char md[32])
+{
+	for (unsigned int i = 0; i < 64; i++) {
+		char ch = hex[i];
+		int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+
+		if (v < 0)
+			return -1;
+		if (i % 2 == 0)
+			md[i / 2] = (unsigned char)(v << 4);
+		else
+			md[i / 2] |= (unsigned char)v;
+	}
+	return hex[64] == '\0' ? 0 : -1;
+}
+
+int
+hash_sha256_hex(const void *data, size_t len, char out[65])
+{
+	unsigned char md[32];
+
+	if (hash_sha256(data, len, md) != 0)
+		return -1;
+	hash_hex(md, out);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* hash.h: the visitor id digest (spec 2.4: SHA-256 before storage). */
+/* hash.h: SHA-256: the visitor id digest (spec 2.4) and the proof of the log. */
 #ifndef CONSENT_HASH_H
 #define CONSENT_HASH_H
 
@@ -7,5 +7,12 @@
 /* Lower-case hex SHA-256 of len bytes at data into out (64 hex + NUL).
  * Returns 0, or -1 with the cause on stderr. */
 int hash_sha256_hex(const void *data, size_t len, char out[65]);
+
+/* The 32 bytes of the SHA-256 of len bytes at data: 0, or -1 (reported). */
+int hash_sha256(const void *data, size_t len, unsigned char out[32]);
+/* 32 bytes as 64 lower-case hex digits and a NUL. */
+void hash_hex(const unsigned char md[32], char out[65]);
+/* 64 lower-case hex digits (then the end of the string) as 32 bytes: 0 or -1. */
+int hash_unhex(const char *hex, unsigned char md[32]);
 
 #endif

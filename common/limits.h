@@ -137,4 +137,16 @@
  * (CONTRACT 2), overridable with CONSENT_MAU_CAP. */
 #define MAU_CAP_DEFAULT 1000
 
+/* The longest retention consentctl site set --retention-days takes: a
+ * hundred years, more than any law asks of consent records. */
+#define RETENTION_DAYS_MAX 36500
+/* Entries one seal takes at most: the write transaction that marks them
+ * stays in the tens of milliseconds; a busier site gets several seals. */
+#define SEAL_ENTRIES_MAX 10000
+/* Entries one purge transaction deletes: a few milliseconds of the write
+ * lock, so that the endpoints keep answering during a large purge. */
+#define PURGE_BATCH 500
+/* Digests one transaction of the version 4 upgrade writes. */
+#define DIGEST_BATCH 5000
+
 #endif

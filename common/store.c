@@ -16,7 +16,8 @@ store_site_get(struct store *st, const char *key, struct site *out)
 {
 	static const char sql[] =
 	    "SELECT s.id, s.name, s.paused, s.tier = 'free', s.mau_cap,"
-	    " c.id, c.version, c.document, k.skeleton, k.script_rules, m.visitors"
+	    " c.id, c.version, c.document, k.skeleton, k.script_rules, m.visitors,"
+	    " c.sha256"
 	    " FROM sites s LEFT JOIN configs c ON c.id = s.config_id"
 	    " LEFT JOIN config_skeletons k ON k.config_id = s.config_id"
 	    " LEFT JOIN mau_counts m ON m.site_id = s.id AND m.month = ?2"
@@ -55,6 +56,8 @@ store_site_get(struct store *st, const char *key, struct site *out)
 	out->skeleton = sql_text_dup(q, 8);
 	out->script_rules = sql_text_dup(q, 9);
 	out->visitors = sqlite3_column_int64(q, 10);
+	if (sqlite3_column_type(q, 11) == SQLITE_TEXT && sqlite3_column_bytes(q, 11) == 64)
+		memcpy(out->config_sha256, sqlite3_column_text(q, 11), 65);
 	if (out->name == NULL || (out->config_id != 0 && out->document == NULL) ||
 	    (sqlite3_column_type(q, 8) != SQLITE_NULL && out->skeleton == NULL) ||
 	    (sqlite3_column_type(q, 9) != SQLITE_NULL && out->script_rules == NULL)) {
@@ -176,8 +179,8 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 	    " region, consent_model, regulation, time_to_action_ms, interaction,"
 	    " preferences_opened, banner_load_time_ms, banner_position, page_url,"
 	    " sdk_version, language, resolved_language, browser, os, device_type,"
-	    " country, gpc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-	    " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
+	    " country, gpc, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	    " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)";
 	static const char visitor[] =
 	    "INSERT OR IGNORE INTO mau_visitors (site_id, month, anon_id_hash)"
 	    " VALUES (?1, ?2, ?3)";
@@ -185,17 +188,22 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 	    "INSERT INTO mau_counts (site_id, month, visitors) VALUES (?1, ?2, 1)"
 	    " ON CONFLICT (site_id, month) DO UPDATE SET visitors = visitors + 1";
 	sqlite3_stmt *q = NULL, *v = NULL, *c = NULL;
-	char now[32], month[8];
+	char month[8];
 	int rc = STORE_ERROR;
 
+	if (e->created_at == NULL || strlen(e->created_at) < 7) {
+		log_error("consent entry without its time");
+		return STORE_ERROR;
+	}
+	memcpy(month, e->created_at, 7);
+	month[7] = '\0';
 	if (db_prepare(st->db, ins, &q) != 0 || db_prepare(st->db, visitor, &v) != 0 ||
 	    db_prepare(st->db, counter, &c) != 0)
 		goto out;
 	if (db_begin(st->db) != 0)
 		goto out;
-	db_now(now, month);
 	sqlite3_bind_int64(q, 1, e->site_id);
-	db_bind_text(q, 2, now);
+	db_bind_text(q, 2, e->created_at);
 	db_bind_text(q, 3, e->anon_id_hash);
 	db_bind_text(q, 4, e->categories);
 	db_bind_text(q, 5, e->event_type);
@@ -221,6 +229,7 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 	db_bind_text(q, 24, e->device_type);
 	db_bind_text(q, 25, e->country);
 	sqlite3_bind_int(q, 26, e->gpc != 0);
+	db_bind_text(q, 27, e->digest);
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		db_log(st->db, "insert consent");
 		goto rollback;

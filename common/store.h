@@ -61,6 +61,7 @@ struct site {
 	char *skeleton;       /* owned, its prepared skeleton, or NULL */
 	char *script_rules;   /* owned, its prepared scriptRules, or NULL */
 	int64_t visitors;     /* distinct visitors in the current UTC month */
+	char config_sha256[65];  /* SHA-256 of document, "" if unpublished */
 };
 
 /* Look up a site by key, with its published config, the config's prepared
@@ -106,11 +107,16 @@ struct consent_entry {
 	const char *device_type;
 	const char *country;        /* NULL when unknown */
 	int gpc;                    /* 1: the request carried Sec-GPC: 1 */
+	const char *created_at;     /* UTC ISO 8601 with milliseconds (clock_now) */
+	const char *config_sha256;  /* the site's config_sha256, NULL if none */
+	const char *digest;         /* proof_entry_digest() of all of the above */
 };
 
 /*
- * Store one entry and count its visitor for this month, in one transaction:
- * all of it is stored or none.  Concurrent writers wait (busy timeout).
+ * Store one entry and count its visitor for the month of its created_at, in
+ * one transaction: all of it is stored or none.  Concurrent writers wait
+ * (busy timeout) for the write itself, never for one another's entries: the
+ * digest is the entry's own, and nothing of the log is read.
  */
 int store_consent_add(struct store *st, const struct consent_entry *e);
 
@@ -135,8 +141,9 @@ int store_scripts_report(struct store *st, int64_t site_id, const char *page_url
 /* ---- administration (consentctl): store_schema.c, store_sites.c, store_configs.c, store_log.c, store_scripts.c ---- */
 
 /* Create or upgrade the schema from its SQL text, set WAL.  STORE_EXISTS
- * when the database is newer than this program. */
-int store_init(struct store *st, const char *schema_sql);
+ * when the database is newer than this program.  *from receives the
+ * version the database had (0: new). */
+int store_init(struct store *st, const char *schema_sql, int64_t *from);
 
 /* mau_cap -1: none of its own.  The n hosts (normalised, repeats allowed)
  * are registered in the same transaction.  STORE_EXISTS if the key is taken. */
@@ -149,6 +156,8 @@ int store_site_add(struct store *st, const char *key, const char *name,
 int store_site_set(struct store *st, const char *key, const char *name,
                    int free_tier, int mau_cap_set, int64_t mau_cap);
 int store_site_pause(struct store *st, const char *key, int paused);
+/* The site's retention in days, or -1: none (entries kept for ever). */
+int store_site_retention(struct store *st, const char *key, int64_t days);
 
 /*
  * Listings reach consentctl as rows: JSON objects whose members are the
@@ -233,7 +242,8 @@ int store_sync_start(struct store *st, const char *key, const char *sync_id);
 int store_sync_show(struct store *st, const char *sync_id, cJSON **out);
 
 /* Consent entries of a site, oldest first, created_at >= since (NULL: all);
- * each row holds the CONTRACT 3 export fields, optional ones only when set:
+ * each row holds the CONTRACT 3 export fields, optional ones only when set,
+ * then config_sha256, digest and seal (its seq, null when not sealed yet):
  * the columns of store_export_columns, in that order. */
 int store_consent_export(struct store *st, const char *key, const char *since,
                          store_row_fn fn, void *arg);
@@ -245,5 +255,108 @@ int store_scripts_list(struct store *st, const char *key, store_row_fn fn, void 
  * by_event_action{}, by_gpc{sent, not_sent, not_recorded}, gpc_percent
  * (null when no entry recorded the signal).  STORE_NOTFOUND. */
 int store_stats(struct store *st, const char *key, cJSON **out);
+
+/* ---- the proof of the log (consentctl consent seal, verify, head, receipt,
+ * find, erase; purge): store_proof.c ---- */
+
+/*
+ * Rows of the log for the proof: id, then the columns of the export with
+ * categories as the stored text, config_sha256, digest, seal, pruned
+ * (true: a purged or erased entry of which only created_at and digest are
+ * left).  store_log_columns describes them.
+ */
+extern const struct store_column store_log_columns[];
+extern const size_t store_log_ncolumns;
+
+/* The entries of one visitor (anon_id_hash), oldest first (store_log_columns).
+ * STORE_NOTFOUND: no such site. */
+int store_consent_find(struct store *st, const char *key, const char *anon_id_hash,
+                       store_row_fn fn, void *arg);
+/* Entries of the site not sealed yet, oldest first (store_log_columns). */
+int store_unsealed(struct store *st, const char *key, store_row_fn fn, void *arg);
+/* How many entries the site has (sealed or not, pruned ones not counted). */
+int store_consent_count(struct store *st, const char *key, int64_t *n);
+
+/* The seals of a site by seq: seq, sealed_at, tree_size, root, prev, hash. */
+int store_seals(struct store *st, const char *key, store_row_fn fn, void *arg);
+/* The leaves of the site's seal seq in tree order (created_at, then id),
+ * live and pruned (store_log_columns).  STORE_NOTFOUND: no such seal. */
+int store_seal_leaves(struct store *st, const char *key, int64_t seq,
+                      store_row_fn fn, void *arg);
+
+/* A leaf as the sealer sees it, and the seal it makes. */
+struct store_leaf {
+	int64_t id;
+	char created_at[32];
+	char digest[65];
+};
+struct store_seal {
+	int64_t seq;           /* in: the next number */
+	char sealed_at[32];    /* in */
+	char prev[65];         /* in: the previous seal's hash, or 64 zeros */
+	int64_t tree_size;     /* out */
+	char root[65];         /* out */
+	char hash[65];         /* out */
+};
+/* Make the seal over n leaves (in tree order): 0, or non-zero to give up. */
+typedef int (*store_seal_fn)(void *arg, const char *key, const struct store_leaf *l,
+                             size_t n, struct store_seal *s);
+/*
+ * Seal at most max of the site's unsealed entries, the oldest: read them
+ * without the write lock, let fn make the seal, then in one short write
+ * transaction add the seal and mark its entries.  *sealed receives how many
+ * (0: nothing to seal).  STORE_EXISTS when another sealer went first or an
+ * entry vanished meanwhile (nothing changed; run it again).
+ */
+int store_seal(struct store *st, const char *key, size_t max, store_seal_fn fn,
+               void *arg, int64_t *sealed);
+
+/* Hand fn every site key (sorted) until it returns non-zero. */
+typedef int (*store_key_fn)(const char *key, int64_t retention_days, void *arg);
+int store_site_keys(struct store *st, store_key_fn fn, void *arg);
+
+/* The document of the site's published version (caller frees) and its
+ * stored SHA-256.  STORE_NOTFOUND: no such site or version. */
+int store_config_version(struct store *st, const char *key, int64_t version,
+                         char **document, char sha256[65]);
+/* Every published version of the site: version, sha256, document. */
+int store_config_versions(struct store *st, const char *key, store_row_fn fn, void *arg);
+
+/*
+ * Erase every entry of one visitor of the site (a data subject's request),
+ * in one write transaction: sealed entries leave their leaf in
+ * consent_pruned, the visitor leaves the month sets, and an erasure record
+ * (time and count) is added.  Deleted content is overwritten (SQLite's
+ * secure_delete) and the WAL is checkpointed and truncated afterwards, so
+ * that no byte of the visitor's hash is left in the database files.
+ * *count receives the number of entries erased.
+ */
+int store_consent_erase(struct store *st, const char *key, const char *anon_id_hash,
+                        int64_t *count);
+/* The erasures of a site: erased_at, entries. */
+int store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg);
+
+/*
+ * Purge: the site's entries created before cutoff, at most max per call,
+ * oldest first, in one short write transaction (sealed ones leave their
+ * leaf, as erase).  *done receives how many.  With dry_run nothing is
+ * deleted and *done is how many would be (all of them, max ignored).
+ */
+int store_purge_entries(struct store *st, const char *key, const char *cutoff,
+                        size_t max, int dry_run, int64_t *done);
+/* The same for the monthly-visitor rows of months before month ("2026-11"),
+ * of every site. */
+int store_purge_visitors(struct store *st, const char *month, size_t max,
+                         int dry_run, int64_t *done);
+
+/*
+ * consentctl init, after the schema: digest every entry without one (a
+ * database from before schema version 4), at most max per transaction,
+ * with fn given the site key and the row (store_log_columns): 0 with the
+ * digest in out, or non-zero to give up.  *done receives how many.
+ */
+typedef int (*store_digest_fn)(void *arg, const char *key, const cJSON *row, char out[65]);
+int store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *arg,
+                         int64_t *done);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "log.h"
 #include "store_sql.h"
 
@@ -127,18 +128,21 @@ store_config_publish(struct store *st, const char *key, const char *doc,
                      const struct store_prepared *prep, int64_t *version)
 {
 	static const char insert_sql[] =
-	    "INSERT INTO configs (site_id, version, document, published_at)"
-	    " SELECT ?1, coalesce(max(version), 0) + 1, ?2, ?3"
+	    "INSERT INTO configs (site_id, version, document, published_at, sha256)"
+	    " SELECT ?1, coalesce(max(version), 0) + 1, ?2, ?3, ?4"
 	    " FROM configs WHERE site_id = ?1";
 	static const char point_sql[] =
 	    "UPDATE sites SET config_id = ?2 WHERE id = ?1";
 	static const char version_sql[] = "SELECT version FROM configs WHERE id = ?1";
 	sqlite3_stmt *q = NULL;
-	char now[32];
+	char now[32], sha[65];
 	int64_t id, config;
 	int rc = STORE_ERROR;
 
 	db_now(now, NULL);
+	/* Every entry stored under this version names the document by it. */
+	if (hash_sha256_hex(doc, strlen(doc), sha) != 0)
+		return STORE_ERROR;
 	if (db_begin(st->db) != 0)
 		return STORE_ERROR;
 	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
@@ -149,6 +153,7 @@ store_config_publish(struct store *st, const char *key, const char *doc,
 	sqlite3_bind_int64(q, 1, id);
 	db_bind_text(q, 2, doc);
 	db_bind_text(q, 3, now);
+	db_bind_text(q, 4, sha);
 	if (sql_change(st, q, "config publish") != STORE_OK)
 		goto out;
 	config = sqlite3_last_insert_rowid(st->db);

@@ -7,24 +7,12 @@
 
 /*
  * The export's columns: those CONTRACT 3 names are always present, the
- * optional request fields only when the client sent them.
+ * optional request fields only when the client sent them; then, always,
+ * what schema versions 3 and 4 added, last, so that a reader of an older
+ * CSV layout finds its columns where they were.
  */
 const struct store_column store_export_columns[] = {
-	{"created_at", ST_TEXT, 0}, {"anon_id_hash", ST_TEXT, 0},
-	{"categories", ST_JSON, 0}, {"event_type", ST_TEXT, 0},
-	{"event_action", ST_TEXT, 0}, {"config_version", ST_INT, 0},
-	{"published_version", ST_INT, 0}, {"region", ST_TEXT, 0},
-	{"consent_model", ST_TEXT, 0}, {"browser", ST_TEXT, 0}, {"os", ST_TEXT, 0},
-	{"device_type", ST_TEXT, 0}, {"country", ST_TEXT, 0},
-	{"regulation", ST_TEXT, 1}, {"time_to_action_ms", ST_NUMBER, 1},
-	{"interaction", ST_TEXT, 1}, {"preferences_opened", ST_BOOL, 1},
-	{"banner_load_time_ms", ST_NUMBER, 1}, {"banner_position", ST_TEXT, 1},
-	{"page_url", ST_TEXT, 1}, {"sdk_version", ST_TEXT, 1},
-	{"language", ST_TEXT, 1}, {"resolved_language", ST_TEXT, 1},
-	/* added in schema version 3: true, false, or null for an entry stored
-	 * before it was recorded; last, so that a reader of the older CSV
-	 * layout finds its columns where they were */
-	{"gpc", ST_BOOL, 0},
+	LOG_COLUMN_LIST(ST_JSON)
 };
 const size_t store_export_ncolumns = SQL_NCOLS(store_export_columns);
 
@@ -33,21 +21,9 @@ store_consent_export(struct store *st, const char *key, const char *since,
                      store_row_fn fn, void *arg)
 {
 	static const char sql[] =
-	    "SELECT created_at AS created_at, anon_id_hash AS anon_id_hash,"
-	    " categories AS categories, event_type AS event_type,"
-	    " event_action AS event_action, config_version AS config_version,"
-	    " published_version AS published_version, region AS region,"
-	    " consent_model AS consent_model, browser AS browser, os AS os,"
-	    " device_type AS device_type, country AS country,"
-	    " regulation AS regulation, time_to_action_ms AS time_to_action_ms,"
-	    " interaction AS interaction, preferences_opened AS preferences_opened,"
-	    " banner_load_time_ms AS banner_load_time_ms,"
-	    " banner_position AS banner_position, page_url AS page_url,"
-	    " sdk_version AS sdk_version, language AS language,"
-	    " resolved_language AS resolved_language, gpc AS gpc"
-	    " FROM consent_log WHERE site_id = ?1"
-	    " AND (?2 IS NULL OR created_at >= ?2)"
-	    " ORDER BY created_at, id";
+	    "SELECT " LOG_FIELDS " FROM " LOG_FROM " WHERE l.site_id = ?1"
+	    " AND (?2 IS NULL OR l.created_at >= ?2)"
+	    " ORDER BY l.created_at, l.id";
 
 	return sql_site_rows(st, key, sql, since, store_export_columns,
 	    store_export_ncolumns, fn, arg, "consent export");

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "log.h"
 #include "store_sql.h"
 
@@ -60,7 +61,57 @@ static const struct {
 	/* version 3: whether the request carried Sec-GPC: 1 */
 	{"consent_log", "gpc",
 	    "ALTER TABLE consent_log ADD COLUMN gpc INTEGER CHECK (gpc IN (0, 1))"},
+	/* version 4: the proof of the log, retention */
+	{"consent_log", "digest",
+	    "ALTER TABLE consent_log ADD COLUMN digest TEXT"
+	    " CHECK (digest IS NULL OR length(digest) = 64)"},
+	{"consent_log", "seal_id",
+	    "ALTER TABLE consent_log ADD COLUMN seal_id INTEGER REFERENCES consent_seals(id)"},
+	{"configs", "sha256",
+	    "ALTER TABLE configs ADD COLUMN sha256 TEXT"
+	    " CHECK (sha256 IS NULL OR length(sha256) = 64)"},
+	{"sites", "retention_days",
+	    "ALTER TABLE sites ADD COLUMN retention_days INTEGER"
+	    " CHECK (retention_days IS NULL OR retention_days >= 1)"},
 };
+
+/*
+ * Version 4: the SHA-256 of every published document that lacks one (the
+ * entries' digests name it).  Inside the caller's write transaction.
+ * 0 or -1 (reported).
+ */
+static int
+hash_configs(sqlite3 *db)
+{
+	static const char sel[] = "SELECT id, document FROM configs WHERE sha256 IS NULL";
+	static const char upd[] = "UPDATE configs SET sha256 = ?2 WHERE id = ?1";
+	sqlite3_stmt *q = NULL, *u = NULL;
+	char sha[65];
+	int rc = -1, step;
+
+	if (db_prepare(db, sel, &q) != 0 || db_prepare(db, upd, &u) != 0)
+		goto out;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		const void *doc = sqlite3_column_blob(q, 1);
+
+		if (hash_sha256_hex(doc ? doc : "", (size_t)sqlite3_column_bytes(q, 1), sha) != 0)
+			goto out;
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, sqlite3_column_int64(q, 0));
+		db_bind_text(u, 2, sha);
+		if (sqlite3_step(u) != SQLITE_DONE)
+			break;
+	}
+	if (step != SQLITE_DONE) {
+		db_log(db, "schema upgrade: config digests");
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(u);
+	return rc;
+}
 
 /*
  * Add every column of added_columns[] that its table lacks, where the table
@@ -117,7 +168,7 @@ out:
  * inside a transaction) and is persistent in the file.
  */
 int
-store_init(struct store *st, const char *schema_sql)
+store_init(struct store *st, const char *schema_sql, int64_t *from)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t want, have;
@@ -130,6 +181,7 @@ store_init(struct store *st, const char *schema_sql)
 		return STORE_ERROR;
 	if (user_version(st->db, &have) != 0)
 		goto fail;
+	*from = have;
 	if (have > want) {
 		rc = STORE_EXISTS;
 		goto fail;
@@ -140,6 +192,8 @@ store_init(struct store *st, const char *schema_sql)
 		db_log(st->db, "schema");
 		goto fail;
 	}
+	if (hash_configs(st->db) != 0)
+		goto fail;
 	if (db_commit(st->db) != 0)
 		return STORE_ERROR;
 	if (db_prepare(st->db, "PRAGMA journal_mode=WAL", &q) != 0)

@@ -81,6 +81,25 @@ store_site_set(struct store *st, const char *key, const char *name,
 }
 
 int
+store_site_retention(struct store *st, const char *key, int64_t days)
+{
+	static const char sql[] = "UPDATE sites SET retention_days = ?2 WHERE site_key = ?1";
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	db_bind_text(q, 1, key);
+	if (days > 0)
+		sqlite3_bind_int64(q, 2, days);
+	rc = sql_change(st, q, "site set");
+	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
+		rc = STORE_NOTFOUND;
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int
 store_site_pause(struct store *st, const char *key, int paused)
 {
 	static const char sql[] =
@@ -103,6 +122,7 @@ store_site_pause(struct store *st, const char *key, int paused)
 static const struct store_column site_columns[] = { SITE_COLUMN_LIST };
 static const struct store_column show_columns[] = {
 	SITE_COLUMN_LIST, {"published_at", ST_TEXT, 0}, {"mau", ST_INT, 0},
+	{"retention_days", ST_INT, 0},
 };
 static const struct store_column host_columns[] = { {"host", ST_TEXT, 0} };
 
@@ -148,7 +168,8 @@ store_site_show(struct store *st, const char *key, cJSON **out)
 	static const char site_sql[] =
 	    "SELECT " SITE_COLUMNS ", c.published_at AS published_at,"
 	    " coalesce((SELECT visitors FROM mau_counts"
-	    "  WHERE site_id = s.id AND month = ?2), 0) AS mau"
+	    "  WHERE site_id = s.id AND month = ?2), 0) AS mau,"
+	    " s.retention_days AS retention_days"
 	    " FROM sites s LEFT JOIN configs c ON c.id = s.config_id"
 	    " WHERE s.site_key = ?1";
 	static const char domain_sql[] =

@@ -135,6 +135,32 @@ valid_mau_cap(const char *s, int64_t *cap)
 	return 1;
 }
 
+int
+valid_retention_days(const char *s, int64_t *days)
+{
+	char *end;
+	long long v;
+
+	if (strcmp(s, "none") == 0) {
+		*days = -1;
+		return 1;
+	}
+	errno = 0;
+	v = (s[0] >= '1' && s[0] <= '9') ? strtoll(s, &end, 10) : -1;
+	if (v < 1 || errno != 0 || *end != '\0' || v > RETENTION_DAYS_MAX)
+		return 0;
+	*days = v;
+	return 1;
+}
+
+int
+valid_anon_id(const char *s)
+{
+	long n = valid_text_chars(s, 0);
+
+	return n >= 1 && n <= ANON_ID_MAX;
+}
+
 /* n decimal digits at s, within lo..hi, into *v: 0 or -1. */
 static int
 digits(const char *s, int n, int lo, int hi, int *v)

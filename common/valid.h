@@ -83,6 +83,12 @@ int valid_site_name(const char *s);
 int valid_tier(const char *s, int *free_tier);
 /* A MAU cap: a decimal integer 0..MAU_CAP_MAX, or "none" (*cap -1). */
 int valid_mau_cap(const char *s, int64_t *cap);
+/* A retention period: a decimal integer of days 1..RETENTION_DAYS_MAX, or
+ * "none" (*days -1). */
+int valid_retention_days(const char *s, int64_t *days);
+/* A visitor's anonymous id as an operator types it: 1 to ANON_ID_MAX
+ * characters of text without control characters. */
+int valid_anon_id(const char *s);
 /* A time: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.mmm]Z (UTC), a real date,
  * written in the stored form "YYYY-MM-DDTHH:MM:SS.mmmZ" so it compares
  * as text. */

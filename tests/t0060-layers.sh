@@ -8,10 +8,10 @@
 layer() {
 	case $1 in
 	limits | log | http | resp | valid | origin | lang | geo | ua | tracker | \
-	tracker_data | hash | uuid | defaults | sandbox | configdoc | settings) echo 0 ;;
+	tracker_data | hash | uuid | defaults | sandbox | configdoc | settings | clock) echo 0 ;;
 	db) echo 1 ;;
 	store | store_*) echo 2 ;;
-	resolve) echo 3 ;;
+	resolve | proof) echo 3 ;;
 	prepare) echo 4 ;;
 	request | consent_req | scripts_req | scriptrules) echo 5 ;;
 	*) echo unknown ;;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "hash.h"
 #include "log.h"
 #include "origin.h"
 #include "valid.h"
@@ -24,6 +25,11 @@ static const struct option {
 	{"--since", OPT_SINCE, 1},
 	{"--format", OPT_FORMAT, 1},
 	{"--publish", OPT_PUBLISH, 0},
+	{"--retention-days", OPT_RETENTION, 1},
+	{"--anon-id", OPT_ANON_ID, 1},
+	{"--dry-run", OPT_DRY_RUN, 0},
+	{"--head", OPT_HEAD, 1},
+	{"--all", OPT_ALL, 0},
 };
 
 /* ---- messages ---- */
@@ -120,6 +126,29 @@ ctl_check_since(const char *s, char out[32])
 	    "YYYY-MM-DDTHH:MM:SS[.mmm]Z (UTC)", s);
 }
 
+int
+ctl_check_retention(const char *s, int64_t *days)
+{
+	if (valid_retention_days(s, days))
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid retention '%s': a number of days 1-%d, or none",
+	    s, RETENTION_DAYS_MAX);
+}
+
+int
+ctl_check_anon_id(const struct ctl *c, char hash[65])
+{
+	if (c->anon_id == NULL)
+		return ctl_say(EXIT_USAGE, "%s %s needs --anon-id ID", c->cmd->word1, c->cmd->word2);
+	if (!valid_anon_id(c->anon_id))
+		return ctl_say(EXIT_USAGE, "invalid --anon-id: 1-%d characters of text without "
+		    "control characters", ANON_ID_MAX);
+	/* The consent endpoint's hash (spec 2.4), so the visitor's entries match. */
+	if (hash_sha256_hex(c->anon_id, strlen(c->anon_id), hash) != 0)
+		return EXIT_FAIL;
+	return 0;
+}
+
 /* CONTRACT 3, in its order. */
 static const struct command commands[] = {
 	{"init", NULL, 0, 0, STORE_CREATE, cmd_init,
@@ -127,8 +156,10 @@ static const struct command commands[] = {
 	{"site", "add", 1, OPT_NAME | OPT_DOMAIN | OPT_TIER | OPT_MAU_CAP, STORE_WRITE,
 	    cmd_site_add,
 	    "site add KEY --name NAME [--domain HOST]... [--tier free|paid] [--mau-cap N]"},
-	{"site", "set", 1, OPT_NAME | OPT_TIER | OPT_MAU_CAP, STORE_WRITE, cmd_site_set,
-	    "site set KEY [--name NAME] [--tier free|paid] [--mau-cap N|none]"},
+	{"site", "set", 1, OPT_NAME | OPT_TIER | OPT_MAU_CAP | OPT_RETENTION, STORE_WRITE,
+	    cmd_site_set,
+	    "site set KEY [--name NAME] [--tier free|paid] [--mau-cap N|none] "
+	    "[--retention-days N|none]"},
 	{"site", "pause", 1, 0, STORE_WRITE, cmd_site_pause,
 	    "site pause KEY"},
 	{"site", "resume", 1, 0, STORE_WRITE, cmd_site_resume,
@@ -151,6 +182,20 @@ static const struct command commands[] = {
 	    "sync show SYNC_ID [--json]"},
 	{"consent", "export", 1, OPT_SINCE | OPT_FORMAT, STORE_READ, cmd_consent_export,
 	    "consent export KEY [--since ISO8601] [--format jsonl|csv]"},
+	{"consent", "seal", -1, 0, STORE_WRITE, cmd_consent_seal,
+	    "consent seal [KEY]"},
+	{"consent", "verify", 1, OPT_JSON | OPT_HEAD, STORE_READ, cmd_consent_verify,
+	    "consent verify KEY [--head HASH] [--json]"},
+	{"consent", "head", 1, OPT_ALL, STORE_READ, cmd_consent_head,
+	    "consent head KEY [--all]"},
+	{"consent", "receipt", 1, OPT_ANON_ID | OPT_JSON, STORE_READ, cmd_consent_receipt,
+	    "consent receipt KEY --anon-id ID [--json]"},
+	{"consent", "find", 1, OPT_ANON_ID, STORE_READ, cmd_consent_find,
+	    "consent find KEY --anon-id ID"},
+	{"consent", "erase", 1, OPT_ANON_ID, STORE_WRITE, cmd_consent_erase,
+	    "consent erase KEY --anon-id ID"},
+	{"purge", NULL, -1, OPT_DRY_RUN, STORE_WRITE, cmd_purge,
+	    "purge [KEY] [--dry-run]"},
 	{"scripts", "list", 1, OPT_JSON, STORE_READ, cmd_scripts_list,
 	    "scripts list KEY [--json]"},
 	{"scripts", "rules", 1, OPT_JSON | OPT_PUBLISH, STORE_READ, cmd_scripts_rules,
@@ -242,6 +287,9 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		case OPT_MAU_CAP: c->mau_cap = val; break;
 		case OPT_SINCE: c->since = val; break;
 		case OPT_FORMAT: c->format = val; break;
+		case OPT_RETENTION: c->retention = val; break;
+		case OPT_ANON_ID: c->anon_id = val; break;
+		case OPT_HEAD: c->head = val; break;
 		case OPT_DOMAIN: c->domains[c->ndomains++] = val; break;
 		}
 	}
@@ -288,10 +336,12 @@ main(int argc, char **argv)
 			    options[i].name);
 			goto out;
 		}
-	if (npos - words != cmd->nargs) {
+	/* nargs -1: one optional operand (KEY). */
+	if (cmd->nargs >= 0 ? npos - words != cmd->nargs : npos - words > 1) {
 		rc = ctl_say(EXIT_USAGE, "usage: consentctl %s", cmd->synopsis);
 		goto out;
 	}
+	c.noperands = npos - words;
 	c.cmd = cmd;
 	c.operands = argv + words;
 	rc = cmd->run(&c);

@@ -32,15 +32,22 @@ enum {
 	OPT_SINCE = 1 << 5,
 	OPT_FORMAT = 1 << 6,
 	OPT_PUBLISH = 1 << 7,
+	OPT_RETENTION = 1 << 8,
+	OPT_ANON_ID = 1 << 9,
+	OPT_DRY_RUN = 1 << 10,
+	OPT_HEAD = 1 << 11,
+	OPT_ALL = 1 << 12,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
 struct ctl {
 	const struct command *cmd;
 	char **operands;      /* after the command words */
+	int noperands;
 	const char *db;       /* --db, or NULL: $CONSENT_DB, else the default */
 	unsigned given;       /* OPT_* bits present */
 	const char *name, *tier, *mau_cap, *since, *format;
+	const char *retention, *anon_id, *head;
 	const char **domains; /* every --domain, in order */
 	size_t ndomains;
 	struct store *st;
@@ -48,7 +55,7 @@ struct ctl {
 
 struct command {
 	const char *word1, *word2;  /* word2 NULL: a one-word command */
-	int nargs;                  /* operands after the words */
+	int nargs;                  /* operands after the words; -1: KEY optional */
 	unsigned opts;              /* OPT_* bits it takes */
 	enum store_mode mode;
 	int (*run)(struct ctl *);
@@ -75,6 +82,9 @@ int ctl_check_cap(const char *s, int64_t *cap);
 int ctl_check_name(const char *s);
 int ctl_check_domain(const char *in, char out[HOST_MAX + 1]);
 int ctl_check_since(const char *s, char out[32]);
+int ctl_check_retention(const char *s, int64_t *days);
+/* --anon-id present and well-formed, hashed as the consent endpoint does. */
+int ctl_check_anon_id(const struct ctl *c, char hash[65]);
 
 /* The record fn (store_site_show, store_stats) gives for the KEY operand,
  * printed (ctl_sites.c). */
@@ -112,7 +122,8 @@ void ctl_csv_header(void);
 int ctl_export_csv(const cJSON *row, void *arg);
 int ctl_export_jsonl(const cJSON *row, void *arg);
 
-/* ---- the commands (ctl_sites.c, ctl_configs.c, ctl_log.c, ctl_scripts.c) ---- */
+/* ---- the commands (ctl_sites.c, ctl_configs.c, ctl_log.c, ctl_scripts.c,
+ * ctl_proof.c: seal, verify, head, receipt, find, erase, purge) ---- */
 
 int cmd_init(struct ctl *c);
 int cmd_site_add(struct ctl *c);
@@ -131,5 +142,16 @@ int cmd_consent_export(struct ctl *c);
 int cmd_scripts_list(struct ctl *c);
 int cmd_scripts_rules(struct ctl *c);
 int cmd_stats(struct ctl *c);
+int cmd_consent_seal(struct ctl *c);
+int cmd_consent_verify(struct ctl *c);
+int cmd_consent_head(struct ctl *c);
+int cmd_consent_receipt(struct ctl *c);
+int cmd_consent_find(struct ctl *c);
+int cmd_consent_erase(struct ctl *c);
+int cmd_purge(struct ctl *c);
+
+/* Seal every unsealed entry of the site (ctl_proof.c): init and purge too.
+ * EXIT_OK or EXIT_FAIL (reported). */
+int ctl_seal_site(struct ctl *c, const char *key);
 
 #endif

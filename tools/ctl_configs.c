@@ -9,6 +9,7 @@
 #include "ctl.h"
 #include "defaults.h"
 #include "prepare.h"
+#include "proof.h"
 
 /* The schema, compiled in from schema.sql (tools/embed.sh). */
 extern const char schema_data[];
@@ -41,15 +42,46 @@ release_stored(void *arg, struct store_prepared *out)
  * (schema.sql, config_answers): a database from before those tables gets
  * them, and answers follow the built-in texts of this build.
  */
+/* store_digest_fn: an old entry's digest, as the consent endpoint makes it. */
+static int
+digest_old(void *arg, const char *key, const cJSON *row, char out[65])
+{
+	(void)arg;
+	return proof_row_digest(key, row, out);
+}
+
+static int
+seal_each(const char *key, int64_t days, void *arg)
+{
+	(void)days;
+	return ctl_seal_site(arg, key) == EXIT_OK ? 0 : STORE_ERROR;
+}
+
+/*
+ * The upgrade to schema version 4 (the proof of the log): every entry
+ * stored before it gets its digest, computed from its stored fields as the
+ * consent endpoint computes it now, and every site its first seals.
+ */
+static int
+upgrade_proof(struct ctl *c)
+{
+	int64_t done;
+
+	if (store_digest_missing(c->st, DIGEST_BATCH, digest_old, NULL, &done) != STORE_OK)
+		return STORE_ERROR;
+	return store_site_keys(c->st, seal_each, c);
+}
+
 int
 cmd_init(struct ctl *c)
 {
 	struct store *st = ctl_store(c);
+	int64_t from = 0;
 	int rc;
 
 	if (st == NULL)
 		return EXIT_FAIL;
-	rc = store_init(st, schema_data);
+	rc = store_init(st, schema_data, &from);
 	if (rc == STORE_EXISTS)
 		return ctl_say(EXIT_FAIL, "database %s is newer than this consentctl; "
 		    "left unchanged", c->db ? c->db : store_default_path());
@@ -61,6 +93,8 @@ cmd_init(struct ctl *c)
 		rc = store_config_prepare_live(st, &p);
 		prepare_free(&prep);
 	}
+	if (rc == STORE_OK && from > 0 && from < 4)
+		rc = upgrade_proof(c);
 	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, "");
 }
 

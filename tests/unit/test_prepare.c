@@ -141,13 +141,15 @@ main(void)
 	char dir[] = "/tmp/test_prepare.XXXXXX", path[64];
 	struct store *st = NULL;
 	int n, same, prepared;
+	int64_t from = -1;
 
 	if (mkdtemp(dir) == NULL) {
 		CHECK(0, "a temporary directory");
 		UNIT_DONE();
 	}
 	snprintf(path, sizeof(path), "%s/consent.db", dir);
-	CHECK(store_open(&st, path, STORE_CREATE) == STORE_OK && store_init(st, schema_data) == STORE_OK,
+	CHECK(store_open(&st, path, STORE_CREATE) == STORE_OK && store_init(st, schema_data, &from) == STORE_OK &&
+	    from == 0,
 	    "a fresh database");
 	if (st == NULL)
 		UNIT_DONE();
