@@ -7,8 +7,8 @@
 run init
 succeeds "" "init again on an initialised database: exit 0, silent"
 check test "$(db 'PRAGMA journal_mode')" = wal "WAL mode on after init"
-check test "$(db 'PRAGMA user_version')" = 3 "user_version is the schema's"
-check test "$(db "SELECT count(*) FROM sqlite_master WHERE type = 'table'")" = 10 "all ten tables"
+check test "$(db 'PRAGMA user_version')" = 4 "user_version is the schema's"
+check test "$(db "SELECT count(*) FROM sqlite_master WHERE type = 'table'")" = 13 "all thirteen tables"
 snap
 run init
 check test "$rc" = 0 "init a third time: exit 0"
@@ -135,7 +135,7 @@ snap
 run site set nope --name X
 fails 1 "unknown site: nope" "site set of an unknown site"
 run site set shop
-fails 2 "site set needs --name, --tier or --mau-cap" "site set with nothing to set"
+fails 2 "site set needs --name, --tier, --mau-cap or --retention-days" "site set with nothing to set"
 run site set shop --tier gratis
 fails 2 "invalid tier 'gratis': free or paid" "site set with a bad tier"
 run site set shop --mau-cap -5
@@ -175,7 +175,7 @@ month=$(date -u +%Y-%m)
 db "INSERT INTO mau_counts VALUES ((SELECT id FROM sites WHERE site_key = 'shop'), '$month', 42),
     ((SELECT id FROM sites WHERE site_key = 'shop'), '2001-01', 7)"
 run site show shop --json
-check test "$(jq -c 'keys' "$T/out")" = '["created_at","domains","key","mau","mau_cap","name","paused","published_at","tier","version"]' "site show --json keys"
+check test "$(jq -c 'keys' "$T/out")" = '["created_at","domains","key","mau","mau_cap","name","paused","published_at","retention_days","tier","version"]' "site show --json keys"
 check test "$(jq -c '[.key, .domains, .mau, .version, .published_at]' "$T/out")" = '["shop",["example.org","www.example.com"],42,0,null]' "site show: domains, MAU of this month, unpublished"
 run site show shop
 check test "$rc" = 0 "site show (plain)"
