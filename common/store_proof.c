@@ -117,7 +117,7 @@ store_seal_leaves(struct store *st, const char *key, int64_t seq,
                   store_row_fn fn, void *arg)
 {
 	static const char sql[] =
-	    "SELECT " LOG_ROW " FROM " LOG_FROM " WHERE l.seal_id = ?1"
+	    "SELECT " LOG_ROW " FROM " LOG_FROM " WHERE l.seal_id = ?1 AND l.site_id = ?2"
 	    " UNION ALL"
 	    " SELECT p.entry_id, " LOG_PRUNED_FIELDS ", 1"
 	    " FROM consent_pruned p JOIN consent_seals s ON s.id = p.seal_id"
@@ -134,6 +134,7 @@ store_seal_leaves(struct store *st, const char *key, int64_t seq,
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int64(q, 2, site);
 	rc = sql_walk(st, q, store_log_columns, store_log_ncolumns, fn, arg, "seal leaves");
 	sqlite3_finalize(q);
 	return rc;
