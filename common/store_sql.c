@@ -1,4 +1,6 @@
 /* store_sql.c: the SQLite store's connection and the rows it hands out. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,27 @@ sql_text_dup(sqlite3_stmt *q, int i)
 	return t ? strdup((const char *)t) : NULL;
 }
 
+/*
+ * A fraction as the shortest decimal that reads back as the same double
+ * (cJSON prints 15 digits and calls that equal when it is merely close): an
+ * export then carries exactly what is stored, and what the entry's digest
+ * covers (README "The proof of the consent log").  NULL when out of memory.
+ */
+static cJSON *
+exact_number(double d)
+{
+	char text[40];
+
+	if (!isfinite(d))
+		return cJSON_CreateNull();
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(text, sizeof(text), "%.*g", digits, d);
+		if (strtod(text, NULL) == d)
+			break;
+	}
+	return cJSON_CreateRaw(text);
+}
+
 /* The JSON value of column i as described, or NULL when out of memory. */
 static cJSON *
 column_json(sqlite3_stmt *q, int i, const struct store_column *col)
@@ -82,7 +105,7 @@ column_json(sqlite3_stmt *q, int i, const struct store_column *col)
 			return cJSON_CreateBool(sqlite3_column_int64(q, i) != 0);
 		return cJSON_CreateNumber((double)sqlite3_column_int64(q, i));
 	case SQLITE_FLOAT:
-		return cJSON_CreateNumber(sqlite3_column_double(q, i));
+		return exact_number(sqlite3_column_double(q, i));
 	default:
 		text = (const char *)sqlite3_column_text(q, i);
 		if (text == NULL)
