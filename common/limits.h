@@ -145,7 +145,7 @@
 #define SEAL_ENTRIES_MAX 10000
 /* Entries one purge transaction deletes: a few milliseconds of the write
  * lock, so that the endpoints keep answering during a large purge. */
-#define PURGE_BATCH 500
+#define PURGE_BATCH 2000
 /* Digests one transaction of the version 4 upgrade writes. */
 #define DIGEST_BATCH 5000
 

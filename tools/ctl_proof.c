@@ -56,7 +56,10 @@ ctl_seal_site(struct ctl *c, const char *key)
 			    ? ctl_say(EXIT_FAIL, "seal of %s: another seal ran at the same time; "
 			        "run it again", key)
 			    : ctl_store_failed(rc, key);
-	} while (rc == STORE_EXISTS || sealed > 0);
+		/* A full seal may have left more; a partial one took all there
+		 * were, and entries arriving meanwhile wait for the next run (else
+		 * a steady stream of consents would keep this loop going). */
+	} while (rc == STORE_EXISTS || sealed == SEAL_ENTRIES_MAX);
 	return EXIT_OK;
 }
 
