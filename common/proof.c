@@ -160,16 +160,39 @@ proof_entry_digest(const char *site_key, const struct consent_entry *e, char out
 	return finish(&b, out);
 }
 
+/*
+ * The member of row named name, searched from *next on and round: the
+ * store's rows hold the fields in the encoding's order, so each is found at
+ * once (a million rows are digested at an upgrade).
+ */
+static const cJSON *
+member(const cJSON *row, const cJSON **next, const char *name)
+{
+	const cJSON *start = *next != NULL ? *next : row->child, *m = start;
+
+	if (m == NULL)
+		return NULL;
+	do {
+		if (m->string != NULL && strcmp(m->string, name) == 0) {
+			*next = m->next;
+			return m;
+		}
+		m = m->next != NULL ? m->next : row->child;
+	} while (m != start);
+	return NULL;
+}
+
 int
 proof_row_digest(const char *site_key, const cJSON *row, char out[65])
 {
+	const cJSON *next = NULL;
 	struct buf b = { 0 };
 
 	buf_str(&b, magic);
 	put_text(&b, proof_field_names[0], site_key);
 	for (size_t i = 1; i < PROOF_FIELDS; i++) {
 		const char *name = proof_field_names[i];
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, name);
+		const cJSON *v = member(row, &next, name);
 		char *json;
 
 		if (cJSON_IsString(v)) {
