@@ -31,7 +31,8 @@
 # To weigh a change before it lands, give other builds of the three
 # endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
 # scripts) measures config@name, consent@name and scripts@name for each, on
-# the empty database (BENCH_VARIANT_1M=1: on both), interleaved with the
+# the empty database (BENCH_VARIANT_1M=1: on both; when DIR also holds a
+# consentctl, it makes the variant's empty database), interleaved with the
 # floor and with this tree's own build as config, consent and scripts.
 # BENCH_SCENARIOS="floor config ..." narrows the tree's own scenarios.
 # BENCH_CGI=DIR and BENCH_CTL=PATH use those builds instead of building.
@@ -90,7 +91,7 @@ link_mode=$(file -b "$CGI/consent" 2>/dev/null | grep -o 'statically linked\|dyn
 
 # --- 2. databases ---------------------------------------------------------
 ctl() { "$CTL" --db "$W/empty-pristine.db" "$@"; }
-rm -f "$W"/empty-pristine.db*
+rm -f "$W"/empty-pristine.db* "$W"/empty-pristine-*.db*
 ctl init >/dev/null
 ctl site add bench --name "Bench site" --domain bench.example --mau-cap 1000000000 >/dev/null
 ctl config publish bench bench/fixtures/config.json >/dev/null
@@ -124,11 +125,30 @@ fresh_db() { # pristine copy
 	cp "$1" "$2"
 	sync "$2"
 }
+# A variant whose folder also holds its consentctl gets its empty database
+# made by that consentctl (its own schema version), so that a build from
+# before a schema change is measured on the database it was made for.
+variant_pristine() { # name dir
+	if [ -x "$2/consentctl" ]; then
+		if [ ! -f "$W/empty-pristine-$1.db" ]; then
+			"$2/consentctl" --db "$W/empty-pristine-$1.db" init >/dev/null &&
+			"$2/consentctl" --db "$W/empty-pristine-$1.db" site add bench --name "Bench site" \
+			    --domain bench.example --mau-cap 1000000000 >/dev/null &&
+			"$2/consentctl" --db "$W/empty-pristine-$1.db" config publish bench \
+			    bench/fixtures/config.json >/dev/null &&
+			sqlite3 "$W/empty-pristine-$1.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null ||
+			    die "$2/consentctl cannot make the variant's database"
+		fi
+		echo "$W/empty-pristine-$1.db"
+	else
+		echo "$W/empty-pristine.db"
+	fi
+}
 fresh_dbs() {
 	fresh_db "$W/empty-pristine.db" "$W/empty.db"
 	fresh_db "$big" "$W/big.db"
 	for v in $VARIANT_DIRS; do
-		fresh_db "$W/empty-pristine.db" "$W/empty-${v%%=*}.db"
+		fresh_db "$(variant_pristine "${v%%=*}" "${v#*=}")" "$W/empty-${v%%=*}.db"
 		[ "${BENCH_VARIANT_1M:-0}" != 1 ] || fresh_db "$big" "$W/big-${v%%=*}.db"
 	done
 }
