@@ -268,6 +268,15 @@ int store_stats(struct store *st, const char *key, cJSON **out);
 extern const struct store_column store_log_columns[];
 extern const size_t store_log_ncolumns;
 
+/*
+ * Read what follows as one snapshot of the database (begin 1), until
+ * store_snapshot(st, 0): verify and receipt see entries and seals of one
+ * moment, whatever writers and sealers do meanwhile.  Between the two, no
+ * call that writes, nor one that takes its own snapshot (store_site_show,
+ * store_seal).  STORE_OK or STORE_ERROR.
+ */
+int store_snapshot(struct store *st, int begin);
+
 /* The entries of one visitor (anon_id_hash), oldest first (store_log_columns).
  * STORE_NOTFOUND: no such site. */
 int store_consent_find(struct store *st, const char *key, const char *anon_id_hash,

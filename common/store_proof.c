@@ -19,6 +19,32 @@ static const struct store_column digest_columns[] = {
 
 #define LOG_ROW "l.id AS id, " LOG_FIELDS ", 0 AS pruned"
 
+/* A read transaction takes its snapshot at its first read: take it now. */
+int
+store_snapshot(struct store *st, int begin)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR;
+
+	if (!begin) {
+		db_rollback(st->db);
+		return STORE_OK;
+	}
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(st->db, "begin");
+		return STORE_ERROR;
+	}
+	if (db_prepare(st->db, "SELECT count(*) FROM sites", &q) == 0 &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		rc = STORE_OK;
+	else
+		db_log(st->db, "snapshot");
+	sqlite3_finalize(q);
+	if (rc != STORE_OK)
+		db_rollback(st->db);
+	return rc;
+}
+
 int
 store_consent_find(struct store *st, const char *key, const char *anon_id_hash,
                    store_row_fn fn, void *arg)

@@ -323,10 +323,10 @@ verify_report(struct ctl *c, struct check *k, const cJSON *seals, int64_t total)
 }
 
 /*
- * Recompute every digest, tree and seal of the site, in one read
- * transaction's worth of order: configs, then the chain of seals with
- * their leaves, then the entries not sealed yet, then the count of
- * entries (none may hide outside both).  The first mismatch is reported.
+ * Recompute every digest, tree and seal of the site, in one snapshot:
+ * configs, then the chain of seals with their leaves, then the entries not
+ * sealed yet, then the count of entries (none may hide outside both).  The
+ * first mismatch is reported.
  */
 int
 cmd_consent_verify(struct ctl *c)
@@ -348,9 +348,13 @@ cmd_consent_verify(struct ctl *c)
 		return EXIT_FAIL;
 	memset(&k, 0, sizeof(k));
 	k.key = key;
-	if ((seals = cJSON_CreateArray()) == NULL) {
-		rc = ctl_say(EXIT_FAIL, "out of memory");
-		goto out;
+	if ((seals = cJSON_CreateArray()) == NULL)
+		return ctl_say(EXIT_FAIL, "out of memory");
+	/* One moment of the log: entries arriving or being sealed meanwhile
+	 * are neither counted twice nor missed. */
+	if (store_snapshot(c->st, 1) != STORE_OK) {
+		cJSON_Delete(seals);
+		return EXIT_FAIL;
 	}
 	rc = store_config_versions(c->st, key, check_config, &k);
 	if (rc < 0 || (rc != STORE_OK && k.failure[0] == '\0')) {
@@ -393,6 +397,7 @@ cmd_consent_verify(struct ctl *c)
 	}
 	rc = verify_report(c, &k, seals, total);
 out:
+	store_snapshot(c->st, 0);
 	drop_digests(&k);
 	free(k.digests);
 	cJSON_Delete(seals);
@@ -714,8 +719,12 @@ cmd_consent_receipt(struct ctl *c)
 		return EXIT_USAGE;
 	if (rc != 0 || ctl_store(c) == NULL)
 		return EXIT_FAIL;
-	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
+	if (store_snapshot(c->st, 1) != STORE_OK)
+		return EXIT_FAIL;
+	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK) {
+		store_snapshot(c->st, 0);
 		return ctl_store_failed(rc, key);
+	}
 	rc = EXIT_FAIL;
 	if ((doc = cJSON_CreateObject()) == NULL || (seals = cJSON_CreateArray()) == NULL ||
 	    cJSON_AddStringToObject(doc, "site_key", key) == NULL ||
@@ -749,6 +758,7 @@ cmd_consent_receipt(struct ctl *c)
 		}
 	}
 out:
+	store_snapshot(c->st, 0);
 	cJSON_Delete(doc);
 	cJSON_Delete(seals);
 	store_site_clear(&site);
