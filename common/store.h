@@ -332,8 +332,9 @@ int store_config_version(struct store *st, const char *key, int64_t version,
 int store_config_versions(struct store *st, const char *key, store_row_fn fn, void *arg);
 
 /*
- * Erase every entry of one visitor of the site (a data subject's request),
- * in one write transaction: sealed entries leave their leaf in
+ * Erase every entry of one visitor of the site (a data subject's request):
+ * found without the write lock, deleted in one short write transaction
+ * (with any stored since the search): sealed entries leave their leaf in
  * consent_pruned, the visitor leaves the month sets, and an erasure record
  * (time and count) is added.  Deleted content is overwritten (SQLite's
  * secure_delete) and the WAL is checkpointed and truncated afterwards, so

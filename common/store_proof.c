@@ -480,40 +480,112 @@ wal_truncate(struct store *st)
 	return STORE_ERROR;
 }
 
+/* The one-integer answer of q: 0 or -1 (reported). */
+static int
+one_int(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
+{
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		db_log(st->db, what);
+		return -1;
+	}
+	*v = sqlite3_column_int64(q, 0);
+	return 0;
+}
+
+/*
+ * The visitor's entries are found first without the write lock (the log
+ * has no index on anon_id_hash, which every insert would pay for, so this
+ * reads all of the site's entries), then deleted by id in a short write
+ * transaction, with those stored since the read (ids above the highest
+ * then) found by a range of ids.
+ */
 int
 store_consent_erase(struct store *st, const char *key, const char *anon_id_hash,
                     int64_t *count)
 {
+	static const char max_sql[] = "SELECT coalesce(max(id), 0) FROM consent_log";
+	static const char find_sql[] =
+	    "SELECT id FROM consent_log WHERE site_id = ?1 AND anon_id_hash = ?2";
+#define ERASE_WHERE \
+	" WHERE site_id = ?1 AND anon_id_hash = ?2 AND (id = ?3 OR (?3 IS NULL AND id > ?4))"
 	static const char keep_sql[] =
 	    "INSERT INTO consent_pruned (seal_id, created_at, entry_id, digest)"
-	    " SELECT seal_id, created_at, id, digest FROM consent_log"
-	    " WHERE site_id = ?1 AND anon_id_hash = ?2 AND seal_id IS NOT NULL";
-	static const char del_sql[] =
-	    "DELETE FROM consent_log WHERE site_id = ?1 AND anon_id_hash = ?2";
+	    " SELECT seal_id, created_at, id, digest FROM consent_log" ERASE_WHERE
+	    " AND seal_id IS NOT NULL";
+	static const char del_sql[] = "DELETE FROM consent_log" ERASE_WHERE;
+#undef ERASE_WHERE
 	static const char mau_sql[] =
 	    "DELETE FROM mau_visitors WHERE site_id = ?1 AND anon_id_hash = ?2";
 	static const char rec_sql[] =
 	    "INSERT INTO consent_erasures (site_id, erased_at, entries) VALUES (?1, ?2, ?3)";
-	sqlite3_stmt *q = NULL;
+	sqlite3_stmt *q = NULL, *keep = NULL, *del = NULL;
+	int64_t site, max = 0, *ids = NULL;
+	size_t n = 0, cap = 0;
 	char now[32];
-	int64_t site;
-	int rc;
+	int rc, step;
 
 	*count = 0;
 	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
 		return rc;
+	rc = STORE_ERROR;
 	/* Deleted content is overwritten with zeros, not left in free space. */
 	if (sqlite3_exec(st->db, "PRAGMA secure_delete = ON", NULL, NULL, NULL) != SQLITE_OK) {
 		db_log(st->db, "secure_delete");
 		return STORE_ERROR;
 	}
-	if (db_begin(st->db) != 0)
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(st->db, "begin");
 		return STORE_ERROR;
-	rc = STORE_ERROR;
-	if (run2(st, keep_sql, site, anon_id_hash, "erase") != 0 ||
-	    run2(st, del_sql, site, anon_id_hash, "erase") != 0)
+	}
+	if (db_prepare(st->db, max_sql, &q) != 0 || one_int(st, q, &max, "erase") != 0)
+		goto read_fail;
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, find_sql, &q) != 0)
+		goto read_fail;
+	sqlite3_bind_int64(q, 1, site);
+	db_bind_text(q, 2, anon_id_hash);
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n == cap) {
+			int64_t *p = realloc(ids, (cap = cap ? cap * 2 : 64) * sizeof(*ids));
+
+			if (p == NULL) {
+				log_error("out of memory");
+				goto read_fail;
+			}
+			ids = p;
+		}
+		ids[n++] = sqlite3_column_int64(q, 0);
+	}
+	if (step != SQLITE_DONE) {
+		db_log(st->db, "erase");
+		goto read_fail;
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	db_rollback(st->db);
+
+	if (db_begin(st->db) != 0)
+		goto out;
+	if (db_prepare(st->db, keep_sql, &keep) != 0 || db_prepare(st->db, del_sql, &del) != 0)
 		goto fail;
-	*count = sqlite3_changes(st->db);
+	/* Each id found, then (i == n) whatever came after the read. */
+	for (size_t i = 0; i <= n; i++) {
+		sqlite3_stmt *two[2] = { keep, del };
+
+		for (int k = 0; k < 2; k++) {
+			sqlite3_reset(two[k]);
+			sqlite3_bind_int64(two[k], 1, site);
+			db_bind_text(two[k], 2, anon_id_hash);
+			if (i < n)
+				sqlite3_bind_int64(two[k], 3, ids[i]);
+			else
+				sqlite3_bind_null(two[k], 3);
+			sqlite3_bind_int64(two[k], 4, max);
+			if (sql_change(st, two[k], "erase") != STORE_OK)
+				goto fail;
+		}
+		*count += sqlite3_changes(st->db);
+	}
 	if (run2(st, mau_sql, site, anon_id_hash, "erase") != 0)
 		goto fail;
 	db_now(now, NULL);
@@ -525,12 +597,19 @@ store_consent_erase(struct store *st, const char *key, const char *anon_id_hash,
 	if (sql_change(st, q, "erase") != STORE_OK)
 		goto fail;
 	sqlite3_finalize(q);
+	q = NULL;
 	if (db_commit(st->db) != 0)
-		return STORE_ERROR;
-	return wal_truncate(st);
+		goto out;
+	rc = wal_truncate(st);
+	goto out;
+read_fail:
 fail:
-	sqlite3_finalize(q);
 	db_rollback(st->db);
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(keep);
+	sqlite3_finalize(del);
+	free(ids);
 	return rc;
 }
 
@@ -547,18 +626,6 @@ store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg)
 
 	return sql_site_rows(st, key, sql, NULL, erasure_columns,
 	    SQL_NCOLS(erasure_columns), fn, arg, "erasures");
-}
-
-/* The one-integer answer of q: 0 or -1 (reported). */
-static int
-one_int(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
-{
-	if (sqlite3_step(q) != SQLITE_ROW) {
-		db_log(st->db, what);
-		return -1;
-	}
-	*v = sqlite3_column_int64(q, 0);
-	return 0;
 }
 
 int
