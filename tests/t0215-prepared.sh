@@ -64,7 +64,7 @@ check cmp -s "$T/partial" "$T/resolved" "a missing answer: resolved from the doc
 # A version-1 database (before the prepared tables) is upgraded by init.
 db "DROP TABLE config_answers; DROP TABLE config_skeletons; PRAGMA user_version = 1;"
 ctl init
-check test "$(db 'PRAGMA user_version')" = 3 "init upgrades user_version 1 to the current 3"
+check test "$(db 'PRAGMA user_version')" = 4 "init upgrades user_version 1 to the current 4"
 check test "$(db "SELECT count(*) FROM config_answers")" = 64 "init prepares every published version"
 bodies "$T/upgraded"
 check cmp -s "$T/upgraded" "$T/resolved" "after the upgrade: the same bodies"
