@@ -117,10 +117,10 @@ CREATE TABLE IF NOT EXISTS consent_log (
 	seal_id             INTEGER REFERENCES consent_seals(id)
 );
 CREATE INDEX IF NOT EXISTS consent_log_site_time ON consent_log (site_id, created_at);
--- What the next seal takes, and the leaves of a seal in tree order.  The
--- insert touches only the first (a new entry is unsealed).
-CREATE INDEX IF NOT EXISTS consent_log_unsealed ON consent_log (site_id, id)
-	WHERE seal_id IS NULL;
+-- The leaves of a seal in tree order.  Partial: an insert (seal_id NULL)
+-- does not touch it, so the consent endpoint writes no page more than
+-- before.  The sealer finds unsealed entries by consent_log_site_time from
+-- its last seal's last_created_at on (store_proof.c).
 CREATE INDEX IF NOT EXISTS consent_log_sealed ON consent_log (seal_id, created_at, id)
 	WHERE seal_id IS NOT NULL;
 
@@ -136,6 +136,7 @@ CREATE TABLE IF NOT EXISTS consent_seals (
 	root        TEXT NOT NULL CHECK (length(root) = 64),
 	prev        TEXT NOT NULL CHECK (length(prev) = 64),
 	hash        TEXT NOT NULL CHECK (length(hash) = 64),
+	last_created_at TEXT NOT NULL,   -- of its last leaf: where the next seal looks
 	UNIQUE (site_id, seq)
 );
 

@@ -143,6 +143,11 @@
 /* Entries one seal takes at most: the write transaction that marks them
  * stays in the tens of milliseconds; a busier site gets several seals. */
 #define SEAL_ENTRIES_MAX 10000
+/* How far before the last sealed entry's time the next seal looks for
+ * entries not sealed yet: an entry's time is taken before its transaction
+ * waits for the write lock (at most DB_BUSY_TIMEOUT_MS), so one committed
+ * after a seal is never older than that seal's last entry by more. */
+#define SEAL_SLACK_SECONDS 300
 /* Entries one purge transaction deletes: a few milliseconds of the write
  * lock, so that the endpoints keep answering during a large purge. */
 #define PURGE_BATCH 2000

@@ -1,4 +1,5 @@
 /* store_proof.c: the SQLite store of the proof of the log: seals, leaves, erasure, purge. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -176,10 +177,16 @@ seal_read(struct store *st, int64_t site, size_t max, struct store_seal *s,
           struct store_leaf **leaf, size_t *n)
 {
 	static const char last_sql[] =
-	    "SELECT seq, hash FROM consent_seals WHERE site_id = ?1 ORDER BY seq DESC LIMIT 1";
+	    "SELECT seq, hash, strftime('%Y-%m-%dT%H:%M:%fZ', last_created_at, ?2)"
+	    " FROM consent_seals WHERE site_id = ?1 ORDER BY seq DESC LIMIT 1";
+	/* From the last seal's last entry, less the slack, on: the log's
+	 * (site_id, created_at) index, no index of its own that every insert
+	 * would write. */
 	static const char leaf_sql[] =
 	    "SELECT id, created_at, digest FROM consent_log"
-	    " WHERE site_id = ?1 AND seal_id IS NULL ORDER BY created_at, id LIMIT ?2";
+	    " WHERE site_id = ?1 AND created_at >= ?3 AND seal_id IS NULL"
+	    " ORDER BY created_at, id LIMIT ?2";
+	char from[40] = "", slack[32];
 	sqlite3_stmt *q = NULL;
 	int rc = STORE_ERROR, step;
 
@@ -192,9 +199,14 @@ seal_read(struct store *st, int64_t site, size_t max, struct store_seal *s,
 	if (db_prepare(st->db, last_sql, &q) != 0)
 		goto out;
 	sqlite3_bind_int64(q, 1, site);
+	snprintf(slack, sizeof(slack), "-%d seconds", SEAL_SLACK_SECONDS);
+	db_bind_text(q, 2, slack);
 	step = sqlite3_step(q);
 	if (step == SQLITE_ROW) {
-		const unsigned char *h = sqlite3_column_text(q, 1);
+		const unsigned char *h = sqlite3_column_text(q, 1), *f = sqlite3_column_text(q, 2);
+
+		if (f != NULL && strlen((const char *)f) < sizeof(from))
+			memcpy(from, f, strlen((const char *)f) + 1);
 
 		s->seq = sqlite3_column_int64(q, 0) + 1;
 		if (h == NULL || sqlite3_column_bytes(q, 1) != 64) {
@@ -215,6 +227,7 @@ seal_read(struct store *st, int64_t site, size_t max, struct store_seal *s,
 		goto out;
 	sqlite3_bind_int64(q, 1, site);
 	sqlite3_bind_int64(q, 2, (int64_t)max);
+	db_bind_text(q, 3, from);
 	if ((*leaf = calloc(max > 0 ? max : 1, sizeof(**leaf))) == NULL) {
 		log_error("out of memory");
 		goto out;
@@ -257,8 +270,8 @@ store_seal(struct store *st, const char *key, size_t max, store_seal_fn fn,
 	static const char last_sql[] =
 	    "SELECT coalesce(max(seq), 0) FROM consent_seals WHERE site_id = ?1";
 	static const char ins_sql[] =
-	    "INSERT INTO consent_seals (site_id, seq, sealed_at, tree_size, root, prev, hash)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+	    "INSERT INTO consent_seals (site_id, seq, sealed_at, tree_size, root, prev, hash,"
+	    " last_created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 	static const char mark_sql[] =
 	    "UPDATE consent_log SET seal_id = ?1 WHERE id = ?2 AND site_id = ?3"
 	    " AND seal_id IS NULL";
@@ -305,6 +318,7 @@ store_seal(struct store *st, const char *key, size_t max, store_seal_fn fn,
 	db_bind_text(q, 5, s.root);
 	db_bind_text(q, 6, s.prev);
 	db_bind_text(q, 7, s.hash);
+	db_bind_text(q, 8, leaf[n - 1].created_at);
 	if ((rc = sql_change(st, q, "add seal")) != STORE_OK)
 		goto fail;
 	rc = STORE_ERROR;
