@@ -311,13 +311,15 @@ struct store_seal {
 typedef int (*store_seal_fn)(void *arg, const char *key, const struct store_leaf *l,
                              size_t n, struct store_seal *s);
 /*
- * Seal at most max of the site's unsealed entries, the oldest: read them
- * without the write lock, let fn make the seal, then in one short write
+ * Seal at most max of the site's unsealed entries, the oldest of those
+ * stored since the site's last seal's last entry less slack seconds (the
+ * first seal of a run: SEAL_SLACK_SECONDS; the next ones of the same run,
+ * which go on where it ended: 0): read them without the write lock, let fn make the seal, then in one short write
  * transaction add the seal and mark its entries.  *sealed receives how many
  * (0: nothing to seal).  STORE_EXISTS when another sealer went first or an
  * entry vanished meanwhile (nothing changed; run it again).
  */
-int store_seal(struct store *st, const char *key, size_t max, store_seal_fn fn,
+int store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
                void *arg, int64_t *sealed);
 
 /* Hand fn every site key (sorted) until it returns non-zero. */

@@ -173,8 +173,8 @@ store_seal_leaves(struct store *st, const char *key, int64_t seq,
  * *leaf receives a new array (caller frees).
  */
 static int
-seal_read(struct store *st, int64_t site, size_t max, struct store_seal *s,
-          struct store_leaf **leaf, size_t *n)
+seal_read(struct store *st, int64_t site, size_t max, int slack_seconds,
+          struct store_seal *s, struct store_leaf **leaf, size_t *n)
 {
 	static const char last_sql[] =
 	    "SELECT seq, hash, strftime('%Y-%m-%dT%H:%M:%fZ', last_created_at, ?2)"
@@ -199,7 +199,7 @@ seal_read(struct store *st, int64_t site, size_t max, struct store_seal *s,
 	if (db_prepare(st->db, last_sql, &q) != 0)
 		goto out;
 	sqlite3_bind_int64(q, 1, site);
-	snprintf(slack, sizeof(slack), "-%d seconds", SEAL_SLACK_SECONDS);
+	snprintf(slack, sizeof(slack), "-%d seconds", slack_seconds);
 	db_bind_text(q, 2, slack);
 	step = sqlite3_step(q);
 	if (step == SQLITE_ROW) {
@@ -264,7 +264,7 @@ out:
 }
 
 int
-store_seal(struct store *st, const char *key, size_t max, store_seal_fn fn,
+store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
            void *arg, int64_t *sealed)
 {
 	static const char last_sql[] =
@@ -286,7 +286,7 @@ store_seal(struct store *st, const char *key, size_t max, store_seal_fn fn,
 	memset(&s, 0, sizeof(s));
 	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
 		return rc;
-	if ((rc = seal_read(st, site, max, &s, &leaf, &n)) != STORE_OK || n == 0)
+	if ((rc = seal_read(st, site, max, slack, &s, &leaf, &n)) != STORE_OK || n == 0)
 		goto done;
 	db_now(s.sealed_at, NULL);
 	if (fn(arg, key, leaf, n, &s) != 0) {

@@ -44,11 +44,16 @@ make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
 int
 ctl_seal_site(struct ctl *c, const char *key)
 {
-	int64_t sealed;
+	int64_t sealed, sealed_any = 0;
 	int rc, tries = 0;
 
 	do {
-		rc = store_seal(c->st, key, SEAL_ENTRIES_MAX, make_seal, NULL, &sealed);
+		/* The first seal looks back SEAL_SLACK_SECONDS before the last
+		 * one's last entry (entries committed late); the next ones of
+		 * this run go on where the one before ended. */
+		rc = store_seal(c->st, key, SEAL_ENTRIES_MAX, sealed_any == 0 ?
+		    SEAL_SLACK_SECONDS : 0, make_seal, NULL, &sealed);
+		sealed_any += rc == STORE_OK ? sealed : 0;
 		if (rc == STORE_EXISTS && ++tries < 5)   /* another sealer went first */
 			continue;
 		if (rc != STORE_OK)
