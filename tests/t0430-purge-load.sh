@@ -4,7 +4,7 @@
 # second or more, and the log still verifies afterwards.  The rows are
 # generated in bulk with SQL in a version-3 database, which `consentctl
 # init` upgrades (digests and seals for a million entries: the upgrade at
-# scale too).  PURGE_ROWS changes the size.  About 90 s on the 2-vCPU
+# scale too).  PURGE_ROWS changes the size.  About 40 s on the 2-vCPU
 # machine of README Performance.
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
