@@ -373,12 +373,16 @@ resolve_config(const cJSON *doc, const struct visitor *v, const struct site_fact
 	const cJSON *builtin, *region, *rules;
 	const char *lang;
 
-	if (site->doc_is_builtin)
-		builtin = doc;
-	else if ((builtin = owned = defaults_config()) == NULL)
-		return NULL;
 	region = resolve_region(doc, v);
 	lang = resolve_language(doc, region, v);
+	/* The built-in texts of English and of this language: all it reads. */
+	if (site->doc_is_builtin)
+		builtin = doc;
+	else if ((builtin = owned = defaults_skeleton()) == NULL ||
+	    defaults_texts(owned, lang) != 0) {
+		cJSON_Delete(owned);
+		return NULL;
+	}
 	rules = arr_of(doc, "scriptRules");
 	out = assemble(cJSON_CreateObjectReference(doc->child),
 	    resolve_part(doc, builtin, region, lang),

@@ -19,7 +19,8 @@ struct site_facts {
 	const char *name;
 	int free_tier;
 	int64_t version;        /* 0: unpublished */
-	int doc_is_builtin;     /* doc is defaults_config(): not parsed twice */
+	int doc_is_builtin;     /* doc is the built-in document (English and the
+	                           language it answers in at least): no second copy */
 };
 
 /*

@@ -321,14 +321,75 @@ test_content(const cJSON *doc)
 	CHECK(i == NELEM(cat_ids), "category names match the English translation");
 }
 
+/* The pieces a request reads: the skeleton (no text) and one language's
+ * texts with English, the same texts as the whole document's. */
+static void
+test_pieces(const cJSON *doc)
+{
+	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc,
+	    "content"), "translations");
+	cJSON *skel = defaults_skeleton(), *part;
+	const cJSON *t, *e;
+	size_t i, n = 0;
+	int ok = 1;
+
+	CHECK_STR(defaults_language(0), "en", "the first built-in language is en");
+	for (i = 0; defaults_language(i) != NULL; i++)
+		if (!cJSON_HasObjectItem(tr, defaults_language(i)))
+			ok = 0;
+	CHECK(ok && (int)i == cJSON_GetArraySize(tr) && defaults_language(i + 7) == NULL,
+	    "defaults_language() lists the translations, in their order, then NULL");
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(skel, "content"),
+	    "translations");
+	cJSON_ArrayForEach(e, t) {
+		if (!cJSON_IsObject(e) || e->child != NULL)
+			ok = 0;
+		n++;
+	}
+	CHECK(skel != NULL && ok && n == i, "the skeleton: every language, as an empty object");
+	e = cJSON_GetObjectItemCaseSensitive(skel, "regions");
+	CHECK(cJSON_Compare(e, cJSON_GetObjectItemCaseSensitive(doc, "regions"), 1) &&
+	    cJSON_Compare(cJSON_GetObjectItemCaseSensitive(skel, "categories"),
+	    cJSON_GetObjectItemCaseSensitive(doc, "categories"), 1),
+	    "the skeleton: the same regions and categories");
+	CHECK(defaults_texts(skel, "de") == 0, "defaults_texts(de)");
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(skel, "content"),
+	    "translations");
+	CHECK(cJSON_GetArraySize(t) == 2 && t->child != NULL &&
+	    strcmp(t->child->string, "en") == 0 &&
+	    cJSON_Compare(cJSON_GetObjectItemCaseSensitive(t, "en"),
+	    cJSON_GetObjectItemCaseSensitive(tr, "en"), 1) &&
+	    cJSON_Compare(cJSON_GetObjectItemCaseSensitive(t, "de"),
+	    cJSON_GetObjectItemCaseSensitive(tr, "de"), 1),
+	    "defaults_texts(de): en then de, the texts of the whole document");
+	/* The language may be a name inside the translations it replaces. */
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(skel, "content"),
+	    "translations");
+	CHECK(defaults_texts(skel, cJSON_GetArrayItem(t, 1)->string) == 0 &&
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    skel, "content"), "translations")) == 2,
+	    "defaults_texts() with a name of the translations it replaces");
+	CHECK(defaults_texts(skel, "xx") == 0 && defaults_texts(skel, NULL) == 0 &&
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    skel, "content"), "translations")) == 1,
+	    "defaults_texts() of no built-in language: en only");
+	part = defaults_skeleton();
+	CHECK(part != NULL && defaults_texts(part, "en") == 0 &&
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    part, "content"), "translations")) == 1, "defaults_texts(en): en once");
+	cJSON_Delete(part);
+	cJSON_Delete(skel);
+}
+
 int
 main(void)
 {
 	cJSON *doc = defaults_config();
 	cJSON *again = defaults_config();
-	const char *json = defaults_json();
+	const char *hash = defaults_hash();
 
-	CHECK(json != NULL && json[0] == '{', "defaults_json() is the JSON text");
+	CHECK(hash != NULL && strlen(hash) == 64 && strspn(hash, "0123456789abcdef") == 64,
+	    "defaults_hash() is 64 hex digits");
 	CHECK(doc != NULL, "defaults_config() parses");
 	CHECK(again != NULL && again != doc, "defaults_config() returns a new tree each call");
 	if (doc == NULL) {
@@ -340,6 +401,7 @@ main(void)
 	test_regions(doc);
 	test_script_rules(doc);
 	test_content(doc);
+	test_pieces(doc);
 	cJSON_Delete(doc);
 	cJSON_Delete(again);
 	UNIT_DONE();
