@@ -312,7 +312,8 @@ resolve_part(const cJSON *doc, const cJSON *builtin, const cJSON *region, const 
 	item = rid ? cJSON_CreateString(rid) : cJSON_CreateNull();
 	if (item == NULL || !cJSON_AddItemToObject(out, "resolvedRegion", item))
 		goto fail_item;
-	if (cJSON_AddStringToObject(out, "resolvedLanguage", lang) == NULL)
+	if (cJSON_AddStringToObject(out, "resolvedLanguage", lang) == NULL ||
+	    cJSON_AddStringToObject(out, "resolvedDirection", lang_direction(lang)) == NULL)
 		goto fail;
 	if ((item = resolve_content(doc, builtin, lang, region ? str_of(region, "consentModel") : NULL)) == NULL ||
 	    !cJSON_AddItemToObject(out, "resolvedContent", item))
