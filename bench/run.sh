@@ -21,7 +21,9 @@
 #
 # Scenarios: config (GET, the big config, German visitor), consent (POST,
 # initial, 4 categories, a new visitor each request), scripts (POST, 10
-# entries of which 5 are new domains each request); each on both databases.
+# entries of which 5 are new domains each request); each on both databases;
+# and config_builtin (GET, the same visitor, a site with nothing published:
+# the built-in texts of every language) on the empty one.
 #
 # Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_DIRECT_N
 # (100), BENCH_SANDBOX_N (1000), BENCH_ROWS (1000000), BENCH_SITES (10000),
@@ -32,7 +34,11 @@
 # endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
 # scripts) measures config@name, consent@name and scripts@name for each, on
 # the empty database (BENCH_VARIANT_1M=1: on both), interleaved with the
-# floor and with this tree's own build as config, consent and scripts.
+# floor and with this tree's own build as config, consent and scripts;
+# config_builtin@name too when config_builtin is among the scenarios.  When
+# DIR/../tools/consentctl exists, the variant's copy of the database is
+# prepared again by it (`consentctl init`), so that a build of another
+# stamp (prepare.c) reads answers of its own, not this tree's.
 # BENCH_SCENARIOS="floor config ..." narrows the tree's own scenarios.
 # BENCH_CGI=DIR and BENCH_CTL=PATH use those builds instead of building.
 set -eu
@@ -111,6 +117,10 @@ if [ ! -f "$big" ] || [ "$(cat "$big.stamp" 2>/dev/null)" != "$stamp" ]; then
 	mv "$big.tmp" "$big"
 	echo "$stamp" > "$big.stamp"
 fi
+# A site with nothing published (config_builtin), in the empty log only:
+# gen.sql numbers its sites from 2.
+ctl site add builtin --name "Built-in site" --domain bench.example --mau-cap 1000000000 >/dev/null
+sqlite3 "$W/empty-pristine.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
 
 # Fresh working copies for every round: the "empty" log stays (nearly) empty
 # and the 1M one holds exactly what gen.sql made plus one round of writes.
@@ -128,14 +138,14 @@ fresh_dbs() {
 	fresh_db "$W/empty-pristine.db" "$W/empty.db"
 	fresh_db "$big" "$W/big.db"
 	for v in $VARIANT_DIRS; do
-		fresh_db "$W/empty-pristine.db" "$W/empty-${v%%=*}.db"
+		fresh_db "$W/empty-pristine-${v%%=*}.db" "$W/empty-${v%%=*}.db"
 		[ "${BENCH_VARIANT_1M:-0}" != 1 ] || fresh_db "$big" "$W/big-${v%%=*}.db"
 	done
 }
 
 # --- 3. lighttpd ----------------------------------------------------------
 # Scenario names: floor, ENDPOINT, ENDPOINT_1m, and ENDPOINT[_1m]@VARIANT.
-SCENARIOS=${BENCH_SCENARIOS:-floor config consent scripts config_1m consent_1m scripts_1m}
+SCENARIOS=${BENCH_SCENARIOS:-floor config config_builtin consent scripts config_1m consent_1m scripts_1m}
 case " $SCENARIOS " in *" floor "*) ;; *) SCENARIOS="floor $SCENARIOS" ;; esac
 VARIANT_DIRS=
 for v in ${BENCH_VARIANTS:-}; do
@@ -146,6 +156,14 @@ for v in ${BENCH_VARIANTS:-}; do
 	dir=$(cd "$dir" && pwd)
 	VARIANT_DIRS="$VARIANT_DIRS $name=$dir"
 	SCENARIOS="$SCENARIOS config@$name consent@$name scripts@$name"
+	case " $SCENARIOS " in *" config_builtin "*) SCENARIOS="$SCENARIOS config_builtin@$name" ;; esac
+	rm -f "$W/empty-pristine-$name.db"*
+	cp "$W/empty-pristine.db" "$W/empty-pristine-$name.db"
+	if [ -x "$dir/../tools/consentctl" ]; then
+		"$dir/../tools/consentctl" --db "$W/empty-pristine-$name.db" init >/dev/null ||
+		    die "BENCH_VARIANTS: $dir/../tools/consentctl init failed"
+		sqlite3 "$W/empty-pristine-$name.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
+	fi
 	[ "${BENCH_VARIANT_1M:-0}" != 1 ] ||
 	    SCENARIOS="$SCENARIOS config_1m@$name consent_1m@$name scripts_1m@$name"
 done
@@ -231,7 +249,7 @@ say "lighttpd $lpid on $base"
 
 # --- 4. scenarios ---------------------------------------------------------
 variant_of() { case $1 in *@*) echo "${1#*@}" ;; *) echo "" ;; esac; }
-endpoint_of() { e=${1%@*}; echo "${e%_1m}"; }
+endpoint_of() { e=${1%@*}; e=${e%_1m}; echo "${e%_builtin}"; }
 path_of() {
 	case $1 in floor) echo /floor/hello; return ;; esac
 	v=$(variant_of "$1")
@@ -239,7 +257,13 @@ path_of() {
 	case ${1%@*} in *_1m) p=$p/big ;; esac
 	echo "$p/functions/v1/$(endpoint_of "$1")"
 }
-query_of() { case $1 in config*) echo "?site_key=bench" ;; *) echo "" ;; esac; }
+query_of() {
+	case $1 in
+	config_builtin*) echo "?site_key=builtin" ;;
+	config*) echo "?site_key=bench" ;;
+	*) echo "" ;;
+	esac
+}
 body_of() {
 	case $1 in
 	consent*) echo "$top/bench/fixtures/consent.json" ;;
@@ -378,6 +402,7 @@ $1 == "direct" { d50[$3] = d50[$3] " " $5; dcpu[$3] = dcpu[$3] " " $7; dr[$2, $3
 END {
 	n = split(scenarios, sc, " ")
 	target["config"] = 0.75; target["consent"] = 0.65; target["scripts"] = 0.60
+	target["config_builtin"] = 0.75
 	for (i = 1; i <= n; i++) {
 		s = sc[i]
 		for (c = 8; c <= 32; c += 24) {
