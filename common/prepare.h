@@ -22,7 +22,7 @@
 #include "store.h"
 
 /* This build's stamp, "r<RESOLVE_VERSION>-<16 hex digits of the SHA-256 of
- * defaults.json>" (static). */
+ * the built-in config (defaults_hash())>" (static). */
 const char *prepare_stamp(void);
 
 /* What is prepared from one document: rows for the store (store.h), and
