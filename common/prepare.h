@@ -54,7 +54,8 @@ void prepare_free(struct prepared *p);
 struct served {
 	cJSON *doc;
 	int prepared;
-	cJSON *resolved;   /* a document prepare_answer() parsed, kept for its answer */
+	cJSON *resolved;   /* a document prepare_answer() parsed (or the built-in one
+	                      with the texts it answers in), kept for its answer */
 };
 
 /* Fill sv for site (store_site_get()): 0, or -1 when what is stored does not
