@@ -222,6 +222,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+rm -f "$W"/www/run-*.txt
+echo "$$" > "$W/www/run-$$.txt"
 port=${BENCH_PORT:-18100}
 last=$((port + 50))
 base=
@@ -233,7 +235,9 @@ while [ "$port" -le "$last" ]; do
 	i=0
 	while [ $i -lt 50 ]; do
 		if ! kill -0 "$lpid" 2>/dev/null; then break; fi
-		if curl -s -o /dev/null "http://127.0.0.1:$port/floor/hello"; then
+		# The answer must be this server's (its own document root): a
+		# lighttpd of another run on the port would answer the floor too.
+		if [ "$(curl -s "http://127.0.0.1:$port/run-$$.txt")" = "$$" ]; then
 			base=http://127.0.0.1:$port
 			break 2
 		fi
