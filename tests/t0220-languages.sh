@@ -30,6 +30,8 @@ for f in "$TOP"/common/i18n/*.json; do
 	      (($b.config.content.translations | keys) == (["en", $code] | unique)),
 	      ($b.config.content.translations[$code] == $t) ] | all')
 	check test "$got" = true "$code: a complete banner, its labels and categories in $code, $dir, config holding en and $code"
+	size=$(wc -c < "$T/body")
+	check test "$size" -le 20000 "$code: the body is $size bytes, under 20 KB (with 8 languages in one document it was 24.9 KB)"
 	# The US: opt_out, the language's own wording of the US laws' choice.
 	Q="lang=$code&region=us_state_laws" get
 	got=$(jq -n --slurpfile f "$f" --slurpfile b "$T/body" '
