@@ -131,7 +131,7 @@
  * site. */
 #define MAU_CAP_MAX 1000000000LL
 /* config publish reads at most this much: the built-in config with its 53
- * languages is about 190 KiB printed (test_configdoc.c checks it fits). */
+ * languages is about 180 KB printed (test_configdoc.c checks it fits). */
 #define CONFIG_FILE_MAX (1024 * 1024)
 
 /* Monthly active user cap of free-tier sites without one of their own
