@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 
 #include "defaults.h"
+#include "lang.h"
 #include "limits.h"
 
 /* Embedded by tools/embed-texts.sh (gen/defaults_data.c): the document
@@ -29,14 +30,19 @@ defaults_language(size_t i)
 	return defaults_lang_codes[i];
 }
 
-/* The index of the built-in language code, or -1. */
+/* The index of the built-in language a document's language code matches
+ * as a visitor's would (CONTRACT 5.3, lang.c: sv-SE is sv), 0 (en) when
+ * none does. */
 static int
 index_of(const char *code)
 {
-	for (int i = 0; defaults_lang_codes[i] != NULL; i++)
-		if (strcmp(defaults_lang_codes[i], code) == 0)
-			return i;
-	return -1;
+	size_t n = 0;
+	int i;
+
+	while (defaults_lang_codes[n] != NULL)
+		n++;
+	i = lang_negotiate(defaults_lang_codes, n, code, NULL, NULL, NULL);
+	return i > 0 ? i : 0;
 }
 
 /* A new, empty content.translations in doc (replacing any), or NULL. */

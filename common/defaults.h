@@ -30,8 +30,10 @@ cJSON *defaults_skeleton(void);
 
 /*
  * Make doc's content.translations hold exactly the texts of "en" and of
- * lang (when lang is a built-in language; it may point into doc).  0, or
- * -1 when out of memory (doc then holds no translations).
+ * the built-in language lang matches as a visitor's language would
+ * (CONTRACT 5.3 and lang.c: "de" is de, "sv-SE" sv, "zh-HK" zh-TW; none:
+ * en alone).  lang may point into doc.  0, or -1 when out of memory (doc
+ * then holds no translations).
  */
 int defaults_texts(cJSON *doc, const char *lang);
 

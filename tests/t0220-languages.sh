@@ -97,6 +97,26 @@ expect_json '[.resolvedRegion, .resolvedLanguage]' '["gdpr","en"]' "gdpr without
 get HTTP_CF_IPCOUNTRY=SE HTTP_ACCEPT_LANGUAGE=sv-SE,sv\;q=0.9,en\;q=0.5
 expect_json '[.resolvedRegion, .resolvedLanguage]' '["gdpr","sv"]' "a Swedish browser in Sweden: sv"
 
+# --- a published document's UI labels over the built-in ones of its language ----
+site p2
+cat > "$T/doc2.json" <<'JSON'
+{"content": {"defaultLanguage": "en", "translations": {
+   "en": {"banner": {"title": "Cookies"}},
+   "sv-SE": {"banner": {"title": "Kakor"}, "ui": {"required": "Alltid på"}},
+   "zh-HK": {"banner": {"title": "Cookie 設定"}}}},
+ "categories": [{"id": "necessary", "name": "Necessary", "consentModel": "exempt"}]}
+JSON
+ctl config publish p2 "$T/doc2.json" >/dev/null
+for pass in prepared resolved; do
+	SITE=p2 Q="lang=sv" get
+	expect_json '.resolvedUi' "$(jq -c '.ui + {required: "Alltid på"}' "$TOP/common/i18n/sv.json")" \
+	    "$pass: a published sv-SE without all its labels: the built-in Swedish ones under its own"
+	SITE=p2 Q="lang=zh-HK" get
+	expect_json '.resolvedUi' "$(jq -c '.ui' "$TOP/common/i18n/zh-TW.json")" \
+	    "$pass: a published zh-HK without labels: the built-in Traditional Chinese ones"
+	sqlite3 "$CONSENT_DB" "DELETE FROM config_answers"
+done
+
 # --- a published document: its keys, the same rules, prepared or not -----------
 site p1
 cat > "$T/doc.json" <<'JSON'

@@ -288,6 +288,15 @@ test_pieces(const cJSON *doc)
 	    skel, "content"), "translations")) == 1,
 	    "defaults_texts() of no built-in language: en only");
 	part = defaults_skeleton();
+	CHECK(part != NULL && defaults_texts(part, "sv-SE") == 0 &&
+	    cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    part, "content"), "translations"), "sv") &&
+	    defaults_texts(part, "zh-HK") == 0 &&
+	    cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    part, "content"), "translations"), "zh-TW"),
+	    "defaults_texts(sv-SE) holds sv, (zh-HK) zh-TW: the language a visitor's would match");
+	cJSON_Delete(part);
+	part = defaults_skeleton();
 	CHECK(part != NULL && defaults_texts(part, "en") == 0 &&
 	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    part, "content"), "translations")) == 1, "defaults_texts(en): en once");
