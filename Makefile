@@ -130,14 +130,24 @@ $(B)/obj/gen/%.o: $(B)/gen/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/gen/defaults_data.c: common/defaults.json tools/embed.sh
-	@mkdir -p $(@D)
-	sh tools/embed.sh defaults_data common/defaults.json > $@.tmp && mv $@.tmp $@
+# The built-in config: common/defaults.json holds the document but its
+# texts, common/i18n/CODE.json one language's texts each; they are embedded
+# apart (a request parses one language, not all), with their hash.  The
+# list of languages is a stamp too, so a file removed rebuilds the table.
+I18N       := $(sort $(wildcard common/i18n/*.json))
+I18N_LIST   = $(B)/gen/i18n.list
 
-$(B)/gen/defaults_hash.c: common/defaults.json
+$(I18N_LIST): FORCE
 	@mkdir -p $(@D)
-	h=$$(sha256sum < common/defaults.json | cut -c1-64) && \
-	printf '/* generated: the SHA-256 of common/defaults.json */\nextern const char defaults_sha256[];\nconst char defaults_sha256[] = "%s";\n' "$$h" > $@.tmp && mv $@.tmp $@
+	@printf '%s\n' $(I18N) | sh tools/stamp.sh $@
+
+$(B)/gen/defaults_data.c: common/defaults.json $(I18N) $(I18N_LIST) tools/embed-texts.sh tools/embed.sh
+	@mkdir -p $(@D)
+	sh tools/embed-texts.sh common/defaults.json $(I18N) > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/defaults_hash.c: common/defaults.json $(I18N) $(I18N_LIST) tools/embed-texts.sh
+	@mkdir -p $(@D)
+	sh tools/embed-texts.sh --hash common/defaults.json $(I18N) > $@.tmp && mv $@.tmp $@
 
 $(B)/gen/schema_data.c: schema.sql tools/embed.sh
 	@mkdir -p $(@D)

@@ -21,7 +21,9 @@
 #
 # Scenarios: config (GET, the big config, German visitor), consent (POST,
 # initial, 4 categories, a new visitor each request), scripts (POST, 10
-# entries of which 5 are new domains each request); each on both databases.
+# entries of which 5 are new domains each request); each on both databases;
+# and config_builtin (GET, the same visitor, a site with nothing published:
+# the built-in texts of every language) on the empty one.
 #
 # Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_DIRECT_N
 # (100), BENCH_SANDBOX_N (1000), BENCH_ROWS (1000000), BENCH_SITES (10000),
@@ -31,9 +33,13 @@
 # To weigh a change before it lands, give other builds of the three
 # endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
 # scripts) measures config@name, consent@name and scripts@name for each, on
-# the empty database (BENCH_VARIANT_1M=1: on both; when DIR also holds a
-# consentctl, it makes the variant's empty database), interleaved with the
-# floor and with this tree's own build as config, consent and scripts.
+# the empty database (BENCH_VARIANT_1M=1: on both), interleaved with the
+# floor and with this tree's own build as config, consent and scripts;
+# config_builtin@name too when config_builtin is among the scenarios.  When
+# DIR/consentctl or DIR/../tools/consentctl exists, that consentctl makes the
+# variant's empty database (its own schema version, answers prepared with
+# its own stamp: prepare.c), so that a build from before a change is
+# measured on the database it was made for.
 # BENCH_SCENARIOS="floor config ..." narrows the tree's own scenarios.
 # BENCH_CGI=DIR and BENCH_CTL=PATH use those builds instead of building.
 set -eu
@@ -112,6 +118,10 @@ if [ ! -f "$big" ] || [ "$(cat "$big.stamp" 2>/dev/null)" != "$stamp" ]; then
 	mv "$big.tmp" "$big"
 	echo "$stamp" > "$big.stamp"
 fi
+# A site with nothing published (config_builtin), in the empty log only:
+# gen.sql numbers its sites from 2.
+ctl site add builtin --name "Built-in site" --domain bench.example --mau-cap 1000000000 >/dev/null
+sqlite3 "$W/empty-pristine.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
 
 # Fresh working copies for every round: the "empty" log stays (nearly) empty
 # and the 1M one holds exactly what gen.sql made plus one round of writes.
@@ -125,37 +135,38 @@ fresh_db() { # pristine copy
 	cp "$1" "$2"
 	sync "$2"
 }
-# A variant whose folder also holds its consentctl gets its empty database
-# made by that consentctl (its own schema version), so that a build from
-# before a schema change is measured on the database it was made for.
+# A variant whose folder (or its ../tools) holds its consentctl gets its
+# empty database made by that consentctl; else a copy of this tree's.
 variant_pristine() { # name dir
-	if [ -x "$2/consentctl" ]; then
-		if [ ! -f "$W/empty-pristine-$1.db" ]; then
-			"$2/consentctl" --db "$W/empty-pristine-$1.db" init >/dev/null &&
-			"$2/consentctl" --db "$W/empty-pristine-$1.db" site add bench --name "Bench site" \
-			    --domain bench.example --mau-cap 1000000000 >/dev/null &&
-			"$2/consentctl" --db "$W/empty-pristine-$1.db" config publish bench \
-			    bench/fixtures/config.json >/dev/null &&
-			sqlite3 "$W/empty-pristine-$1.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null ||
-			    die "$2/consentctl cannot make the variant's database"
-		fi
-		echo "$W/empty-pristine-$1.db"
+	vctl=
+	if [ -x "$2/consentctl" ]; then vctl=$2/consentctl
+	elif [ -x "$2/../tools/consentctl" ]; then vctl=$2/../tools/consentctl
+	fi
+	rm -f "$W/empty-pristine-$1.db"*
+	if [ -n "$vctl" ]; then
+		"$vctl" --db "$W/empty-pristine-$1.db" init >/dev/null &&
+		"$vctl" --db "$W/empty-pristine-$1.db" site add bench --name "Bench site" \
+		    --domain bench.example --mau-cap 1000000000 >/dev/null &&
+		"$vctl" --db "$W/empty-pristine-$1.db" config publish bench \
+		    bench/fixtures/config.json >/dev/null &&
+		sqlite3 "$W/empty-pristine-$1.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null ||
+		    die "$vctl cannot make the variant's database"
 	else
-		echo "$W/empty-pristine.db"
+		cp "$W/empty-pristine.db" "$W/empty-pristine-$1.db"
 	fi
 }
 fresh_dbs() {
 	fresh_db "$W/empty-pristine.db" "$W/empty.db"
 	fresh_db "$big" "$W/big.db"
 	for v in $VARIANT_DIRS; do
-		fresh_db "$(variant_pristine "${v%%=*}" "${v#*=}")" "$W/empty-${v%%=*}.db"
+		fresh_db "$W/empty-pristine-${v%%=*}.db" "$W/empty-${v%%=*}.db"
 		[ "${BENCH_VARIANT_1M:-0}" != 1 ] || fresh_db "$big" "$W/big-${v%%=*}.db"
 	done
 }
 
 # --- 3. lighttpd ----------------------------------------------------------
 # Scenario names: floor, ENDPOINT, ENDPOINT_1m, and ENDPOINT[_1m]@VARIANT.
-SCENARIOS=${BENCH_SCENARIOS:-floor config consent scripts config_1m consent_1m scripts_1m}
+SCENARIOS=${BENCH_SCENARIOS:-floor config config_builtin consent scripts config_1m consent_1m scripts_1m}
 case " $SCENARIOS " in *" floor "*) ;; *) SCENARIOS="floor $SCENARIOS" ;; esac
 VARIANT_DIRS=
 for v in ${BENCH_VARIANTS:-}; do
@@ -166,6 +177,8 @@ for v in ${BENCH_VARIANTS:-}; do
 	dir=$(cd "$dir" && pwd)
 	VARIANT_DIRS="$VARIANT_DIRS $name=$dir"
 	SCENARIOS="$SCENARIOS config@$name consent@$name scripts@$name"
+	case " $SCENARIOS " in *" config_builtin "*) SCENARIOS="$SCENARIOS config_builtin@$name" ;; esac
+	variant_pristine "$name" "$dir"
 	[ "${BENCH_VARIANT_1M:-0}" != 1 ] ||
 	    SCENARIOS="$SCENARIOS config_1m@$name consent_1m@$name scripts_1m@$name"
 done
@@ -224,6 +237,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+rm -f "$W"/www/run-*.txt
+echo "$$" > "$W/www/run-$$.txt"
 port=${BENCH_PORT:-18100}
 last=$((port + 50))
 base=
@@ -235,7 +250,9 @@ while [ "$port" -le "$last" ]; do
 	i=0
 	while [ $i -lt 50 ]; do
 		if ! kill -0 "$lpid" 2>/dev/null; then break; fi
-		if curl -s -o /dev/null "http://127.0.0.1:$port/floor/hello"; then
+		# The answer must be this server's (its own document root): a
+		# lighttpd of another run on the port would answer the floor too.
+		if [ "$(curl -s "http://127.0.0.1:$port/run-$$.txt")" = "$$" ]; then
 			base=http://127.0.0.1:$port
 			break 2
 		fi
@@ -251,7 +268,7 @@ say "lighttpd $lpid on $base"
 
 # --- 4. scenarios ---------------------------------------------------------
 variant_of() { case $1 in *@*) echo "${1#*@}" ;; *) echo "" ;; esac; }
-endpoint_of() { e=${1%@*}; echo "${e%_1m}"; }
+endpoint_of() { e=${1%@*}; e=${e%_1m}; echo "${e%_builtin}"; }
 path_of() {
 	case $1 in floor) echo /floor/hello; return ;; esac
 	v=$(variant_of "$1")
@@ -259,7 +276,13 @@ path_of() {
 	case ${1%@*} in *_1m) p=$p/big ;; esac
 	echo "$p/functions/v1/$(endpoint_of "$1")"
 }
-query_of() { case $1 in config*) echo "?site_key=bench" ;; *) echo "" ;; esac; }
+query_of() {
+	case $1 in
+	config_builtin*) echo "?site_key=builtin" ;;
+	config*) echo "?site_key=bench" ;;
+	*) echo "" ;;
+	esac
+}
 body_of() {
 	case $1 in
 	consent*) echo "$top/bench/fixtures/consent.json" ;;
@@ -398,6 +421,7 @@ $1 == "direct" { d50[$3] = d50[$3] " " $5; dcpu[$3] = dcpu[$3] " " $7; dr[$2, $3
 END {
 	n = split(scenarios, sc, " ")
 	target["config"] = 0.75; target["consent"] = 0.65; target["scripts"] = 0.60
+	target["config_builtin"] = 0.75
 	for (i = 1; i <= n; i++) {
 		s = sc[i]
 		for (c = 8; c <= 32; c += 24) {

@@ -2,18 +2,46 @@
 #ifndef CONSENT_DEFAULTS_H
 #define CONSENT_DEFAULTS_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 /*
- * A new cJSON tree of the built-in default config document (CONTRACT 5.6),
- * owned by the caller (cJSON_Delete), or NULL on allocation failure.
+ * The built-in document (CONTRACT 5.6) is kept in pieces: the document
+ * without its texts (common/defaults.json) and one translation per
+ * language (common/i18n/CODE.json), embedded apart by the build.  A
+ * request parses the pieces it needs: the document, then the one language
+ * it answers in and English (defaults_texts()), whatever the number of
+ * languages.  Every tree returned is new, owned by the caller
+ * (cJSON_Delete); NULL means out of memory or an embedded piece that does
+ * not parse (a build error the unit tests catch).
  */
+
+/* The whole document, every language in content.translations ("en" first,
+ * then by code): for publish time, consentctl and the tests. */
 cJSON *defaults_config(void);
 
-/* The same document as JSON text (static, NUL-terminated). */
-const char *defaults_json(void);
+/*
+ * The document with content.translations holding every built-in language
+ * as an empty object: enough to pick a region and a language
+ * (resolve_pick()) and to know the categories, before any text is parsed.
+ */
+cJSON *defaults_skeleton(void);
 
-/* The SHA-256 of that text, 64 lower-case hex digits (static), taken at
+/*
+ * Make doc's content.translations hold exactly the texts of "en" and of
+ * the built-in language lang matches as a visitor's language would
+ * (CONTRACT 5.3 and lang.c: "de" is de, "sv-SE" sv, "zh-HK" zh-TW; none:
+ * en alone).  lang may point into doc.  0, or -1 when out of memory (doc
+ * then holds no translations).
+ */
+int defaults_texts(cJSON *doc, const char *lang);
+
+/* The code of the i-th built-in language (0 is "en"), or NULL past the
+ * last. */
+const char *defaults_language(size_t i);
+
+/* The SHA-256 of the pieces, 64 lower-case hex digits (static), taken at
  * build time: what prepared answers are stamped with. */
 const char *defaults_hash(void);
 

@@ -102,21 +102,97 @@ key_primary_equal(const char *key, const char *s, size_t len)
 }
 
 /*
+ * Regional variants that the primary subtag alone gets wrong (README,
+ * "Languages"): a candidate under one of the tags of `from` (equal to it,
+ * or starting with it and "-", without regard to case: zh-Hant-HK is under
+ * zh-Hant) tries the keys of `to` in order.  Only the first rule a
+ * candidate is under applies, so the script subtag of Chinese decides
+ * before its region, and a bare "zh" (or zh-CN, zh-SG, zh-MY) is
+ * Simplified.  Spanish of the Americas (UN M.49 419 and each country, the
+ * US included) prefers Latin American Spanish to Spain's; "no" is
+ * Norwegian Bokmal in practice and "nb" takes "no" alike; the withdrawn
+ * ISO 639 codes that old Java and Android still send find the current ones.
+ */
+static const struct variant {
+	const char *from;
+	const char *to[3];
+} variants[] = {
+	{ "zh-Hant zh-TW", { "zh-TW", "zh-Hant", "zh-HK" } },
+	{ "zh-HK zh-MO", { "zh-HK", "zh-TW", "zh-Hant" } },
+	{ "zh", { "zh-CN", "zh-Hans", "zh-SG" } },
+	{ "es-419 es-AR es-BO es-CL es-CO es-CR es-CU es-DO es-EC es-GT es-HN es-MX "
+	  "es-NI es-PA es-PE es-PR es-PY es-SV es-US es-UY es-VE", { "es-419", "es-MX" } },
+	{ "no", { "nb" } },
+	{ "nb", { "no" } },
+	{ "iw", { "he" } }, { "he", { "iw" } },
+	{ "in", { "id" } }, { "id", { "in" } },
+	{ "ji", { "yi" } }, { "yi", { "ji" } },
+	{ "mo", { "ro" } },
+};
+
+/* Whether s[0..len) is the tag t[0..tlen) or starts with it and "-",
+ * without regard to ASCII case. */
+static int
+under(const char *s, size_t len, const char *t, size_t tlen)
+{
+	size_t i;
+
+	if (tlen > len || (tlen < len && s[tlen] != '-'))
+		return 0;
+	for (i = 0; i < tlen; i++)
+		if (ascii_lower((unsigned char)s[i]) != ascii_lower((unsigned char)t[i]))
+			return 0;
+	return 1;
+}
+
+/* The first rule of variants[] the candidate s[0..len) is under, or NULL. */
+static const struct variant *
+variant_of(const char *s, size_t len)
+{
+	size_t r;
+
+	for (r = 0; r < sizeof(variants) / sizeof(variants[0]); r++) {
+		const char *t = variants[r].from;
+
+		while (*t != '\0') {
+			size_t tlen = strcspn(t, " ");
+
+			if (under(s, len, t, tlen))
+				return &variants[r];
+			t += tlen;
+			t += strspn(t, " ");
+		}
+	}
+	return NULL;
+}
+
+/*
  * Index of the available key matching the candidate s[0..len), or -1.  In
- * order of preference: the whole tag (de-AT = de-AT), the candidate's
- * primary subtag (de-AT -> de), then any key with the same primary subtag
- * (de -> de-DE, de-AT -> de-CH; the first such key in avail order).  The
- * last step goes beyond CONTRACT 5.3: a site keyed "de-DE" serves its German
- * to a visitor who asks for "de" rather than falling back to English.
+ * order of preference: the whole tag (de-AT = de-AT), the keys its
+ * regional variant rule names (zh-HK -> zh-TW, es-MX -> es-419, above), the
+ * candidate's primary subtag (de-AT -> de, pt-PT -> pt), then any key with
+ * the same primary subtag (de -> de-DE, de-AT -> de-CH; the first such key
+ * in avail order).  The last two steps go beyond CONTRACT 5.3's primary
+ * subtag: a site keyed "de-DE" serves its German to a visitor who asks for
+ * "de" rather than falling back to English.  Each step takes the first
+ * key in a fixed order among those that qualify, so the match on fewer
+ * keys that include it is the same (prepare.c relies on it).
  */
 static int
 match(const char *const *avail, size_t n, const char *s, size_t len)
 {
-	size_t plen = primary_len(s, len), i;
+	size_t plen = primary_len(s, len), i, k;
+	const struct variant *var;
 
 	for (i = 0; i < n; i++)
 		if (avail[i] != NULL && key_equal(avail[i], s, len))
 			return (int)i;
+	if ((var = variant_of(s, len)) != NULL)
+		for (k = 0; k < sizeof(var->to) / sizeof(var->to[0]) && var->to[k] != NULL; k++)
+			for (i = 0; i < n; i++)
+				if (avail[i] != NULL && key_equal(avail[i], var->to[k],
+				    strlen(var->to[k])))
+					return (int)i;
 	if (plen < len)
 		for (i = 0; i < n; i++)
 			if (avail[i] != NULL && key_equal(avail[i], s, plen))
@@ -289,4 +365,54 @@ lang_negotiate(const char *const *avail, size_t n, const char *lang,
 		if ((m = match_tag(avail, n, defaults[i])) >= 0)
 			return m;
 	return -1;
+}
+
+/*
+ * Scripts written right to left (ISO 15924): Arabic, Hebrew, Syriac,
+ * Thaana, N'Ko, Adlam, Hanifi Rohingya, Mandaic, Samaritan.
+ */
+static const char *const rtl_scripts[] = {
+	"arab", "hebr", "syrc", "thaa", "nkoo", "adlm", "rohg", "mand", "samr",
+};
+
+/*
+ * Languages written right to left when the tag names no script: Arabic,
+ * Persian and Dari, Hebrew, Urdu, Pashto, Sindhi, Uyghur, Yiddish, Central
+ * Kurdish, Dhivehi, Kashmiri, Western Punjabi, Syriac, Aramaic, Northern
+ * Luri, Mazanderani, South Azerbaijani (and the withdrawn iw and ji).
+ */
+static const char *const rtl_langs[] = {
+	"ar", "fa", "prs", "he", "iw", "ur", "ps", "sd", "ug", "yi", "ji", "ckb", "dv",
+	"ks", "pnb", "syr", "arc", "lrc", "mzn", "azb",
+};
+
+static int
+listed(const char *const *list, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(list[i]) == len && under(s, len, list[i], len))
+			return 1;
+	return 0;
+}
+
+const char *
+lang_direction(const char *tag)
+{
+	size_t len, plen, slen;
+
+	if (tag == NULL || (len = tag_len(tag)) == 0)
+		return "ltr";
+	plen = primary_len(tag, len);
+	/* A script subtag (four letters, right after the language) decides. */
+	if (plen + 5 <= len && (plen + 5 == len || tag[plen + 5] == '-')) {
+		slen = 4;
+		for (size_t i = 0; i < slen; i++)
+			if (!is_alpha((unsigned char)tag[plen + 1 + i]))
+				slen = 0;
+		if (slen == 4)
+			return listed(rtl_scripts, sizeof(rtl_scripts) / sizeof(rtl_scripts[0]),
+			    tag + plen + 1, 4) ? "rtl" : "ltr";
+	}
+	return listed(rtl_langs, sizeof(rtl_langs) / sizeof(rtl_langs[0]), tag, plen)
+	    ? "rtl" : "ltr";
 }

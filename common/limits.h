@@ -75,7 +75,7 @@
 #define WAL_CHECKPOINT_FRAMES 32
 
 /* Answers `config publish` precomputes for one document (regions + 1 times
- * languages): the built-in config needs 5 x 8, a large real one a few
+ * languages): the built-in config needs 4 x 53, a large real one a few
  * hundred; beyond this a document is resolved per request instead of
  * filling the database (each answer is 2 to 4 KiB). */
 #define PREPARED_ANSWERS_MAX 4096
@@ -93,7 +93,8 @@
  * characters; a longer one is cut, never overrun. */
 #define CONFIG_PATH_MAX 512
 /* Languages of one document offered to the negotiation (resolve.c,
- * prepare.c): the EU has 24 official languages. */
+ * prepare.c): the EU has 24 official languages, the built-in config 53
+ * (tests/unit/test_texts.c checks it stays within). */
 #define LANGS_MAX 64
 
 /* A 400 message that names a field and its rule ("scripts[99].domain must
@@ -129,8 +130,8 @@
 /* consentctl --mau-cap: a billion monthly visitors is beyond any free-tier
  * site. */
 #define MAU_CAP_MAX 1000000000LL
-/* config publish reads at most this much: the default config is about
- * 8 KiB, a document with every language of the EU is well under 1 MiB. */
+/* config publish reads at most this much: the built-in config with its 53
+ * languages is about 180 KB printed (test_configdoc.c checks it fits). */
 #define CONFIG_FILE_MAX (1024 * 1024)
 
 /* Monthly active user cap of free-tier sites without one of their own

@@ -275,6 +275,12 @@ int
 prepare_site(const struct site *site, struct served *sv)
 {
 	memset(sv, 0, sizeof(*sv));
+	if (site->document == NULL) {
+		/* Nothing published: the built-in document, no text parsed yet. */
+		if ((sv->doc = defaults_skeleton()) == NULL)
+			log_error("the built-in config does not parse");
+		return sv->doc != NULL ? 0 : -1;
+	}
 	if (site->skeleton != NULL) {
 		/* The skeleton is a fraction of the document to parse. */
 		if ((sv->doc = resolve_document(site->skeleton)) == NULL)
@@ -331,6 +337,21 @@ prepare_answer(struct store *st, const struct site *site, struct served *sv,
 	const cJSON *doc = sv->doc;
 	cJSON *body = NULL;
 
+	if (site->document == NULL) {
+		/* The built-in document with the texts of the language picked
+		 * (and English) only: a request parses one language of them all,
+		 * and sends that one in config.content.translations. */
+		const char *region, *lang;
+		cJSON_Delete(sv->resolved);
+		sv->resolved = NULL;
+		if (resolve_pick(sv->doc, v, &region, &lang) != 0 ||
+		    (sv->resolved = cJSON_Duplicate(sv->doc, 1)) == NULL ||
+		    defaults_texts(sv->resolved, lang) != 0) {
+			log_error("out of memory resolving the built-in config");
+			return NULL;
+		}
+		return resolve_config(sv->resolved, v, &facts);
+	}
 	if (sv->prepared) {
 		switch (stored_answer(st, site, sv, v, &facts, &body)) {
 		case 0:

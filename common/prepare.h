@@ -22,7 +22,7 @@
 #include "store.h"
 
 /* This build's stamp, "r<RESOLVE_VERSION>-<16 hex digits of the SHA-256 of
- * defaults.json>" (static). */
+ * the built-in config (defaults_hash())>" (static). */
 const char *prepare_stamp(void);
 
 /* What is prepared from one document: rows for the store (store.h), and
@@ -48,12 +48,14 @@ void prepare_free(struct prepared *p);
  * What a request reads of a site's config: doc holds what picks a region
  * and a language and every category id, the prepared skeleton when it
  * carries this build's stamp (prepared 1), else the published document,
- * else the built-in defaults (prepared 0).
+ * else the built-in defaults without their texts (defaults_skeleton(),
+ * prepared 0).
  */
 struct served {
 	cJSON *doc;
 	int prepared;
-	cJSON *resolved;   /* a document prepare_answer() parsed, kept for its answer */
+	cJSON *resolved;   /* a document prepare_answer() parsed (or the built-in one
+	                      with the texts it answers in), kept for its answer */
 };
 
 /* Fill sv for site (store_site_get()): 0, or -1 when what is stored does not
@@ -64,9 +66,11 @@ void prepare_site_free(struct served *sv);
 /*
  * The config endpoint's 200 body (spec 4.1) for visitor v: the stored
  * answer for the region and language picked on the skeleton, or, when the
- * site has none of this build (nothing published, not prepared, stale, or
- * the row missing), the document resolved now.  The two are byte for byte
- * the same.  New object (it may reference sv: delete it before
+ * site has none of this build (not prepared, stale, or the row missing),
+ * the document resolved now.  The two are byte for byte the same.  With
+ * nothing published, the built-in document holding the texts of the
+ * language picked and of English, the only ones parsed, resolved now; its
+ * config.content.translations holds those two (README: the built-in texts).  New object (it may reference sv: delete it before
  * prepare_site_free()), or NULL on failure (reported).
  */
 cJSON *prepare_answer(struct store *st, const struct site *site, struct served *sv,

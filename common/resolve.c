@@ -167,21 +167,31 @@ translation(const cJSON *doc, const char *lang)
 	return obj_of(obj_of(obj_of(doc, "content"), "translations"), lang);
 }
 
+/* The names of doc's translations that are objects, the first LANGS_MAX,
+ * into avail: their count. */
+static size_t
+languages_of(const cJSON *doc, const char *avail[LANGS_MAX])
+{
+	const cJSON *e;
+	size_t n = 0;
+
+	EACH(e, obj_of(obj_of(doc, "content"), "translations")) {
+		if (n < LANGS_MAX && e->string != NULL && cJSON_IsObject(e))
+			avail[n++] = e->string;
+	}
+	return n;
+}
+
 /* CONTRACT 5.3: the resolved language, a string owned by doc or static. */
 static const char *
 resolve_language(const cJSON *doc, const cJSON *region, const struct visitor *v)
 {
 	const cJSON *content = obj_of(doc, "content");
-	const cJSON *tr = obj_of(content, "translations"), *e;
 	const char *avail[LANGS_MAX];
 	const char *content_default = str_of(content, "defaultLanguage");
-	size_t n = 0;
+	size_t n = languages_of(doc, avail);
 	int i;
 
-	EACH(e, tr) {
-		if (n < LANGS_MAX && e->string != NULL && cJSON_IsObject(e))
-			avail[n++] = e->string;
-	}
 	i = lang_negotiate(avail, n, v->lang, v->accept,
 	    region ? str_of(region, "defaultLanguage") : NULL, content_default);
 	if (i >= 0)
@@ -241,11 +251,21 @@ resolve_content(const cJSON *doc, const cJSON *builtin, const char *lang,
 	return out;
 }
 
-/* CONTRACT 5.5: the language's ui over the built-in labels. */
+/*
+ * CONTRACT 5.5: the language's ui over the built-in labels: English's, then
+ * those of the built-in language lang matches as a visitor's would (a
+ * published "sv-SE" gets the Swedish labels, "zh-HK" the Traditional
+ * Chinese ones).  builtin holds at least that language (defaults_texts()
+ * picks it alike), so the answer is the same on the whole built-in
+ * document and on the part a request parses.
+ */
 static cJSON *
 resolve_ui(const cJSON *doc, const cJSON *builtin, const char *lang)
 {
-	const cJSON *base = obj_of(translation(builtin, lang), "ui");
+	const char *avail[LANGS_MAX];
+	size_t n = languages_of(builtin, avail);
+	int i = lang_negotiate(avail, n, lang, NULL, NULL, NULL);
+	const cJSON *base = i >= 0 ? obj_of(translation(builtin, avail[i]), "ui") : NULL;
 	cJSON *out = cJSON_CreateObject();
 
 	if (out == NULL)
@@ -312,7 +332,8 @@ resolve_part(const cJSON *doc, const cJSON *builtin, const cJSON *region, const 
 	item = rid ? cJSON_CreateString(rid) : cJSON_CreateNull();
 	if (item == NULL || !cJSON_AddItemToObject(out, "resolvedRegion", item))
 		goto fail_item;
-	if (cJSON_AddStringToObject(out, "resolvedLanguage", lang) == NULL)
+	if (cJSON_AddStringToObject(out, "resolvedLanguage", lang) == NULL ||
+	    cJSON_AddStringToObject(out, "resolvedDirection", lang_direction(lang)) == NULL)
 		goto fail;
 	if ((item = resolve_content(doc, builtin, lang, region ? str_of(region, "consentModel") : NULL)) == NULL ||
 	    !cJSON_AddItemToObject(out, "resolvedContent", item))
@@ -373,12 +394,16 @@ resolve_config(const cJSON *doc, const struct visitor *v, const struct site_fact
 	const cJSON *builtin, *region, *rules;
 	const char *lang;
 
-	if (site->doc_is_builtin)
-		builtin = doc;
-	else if ((builtin = owned = defaults_config()) == NULL)
-		return NULL;
 	region = resolve_region(doc, v);
 	lang = resolve_language(doc, region, v);
+	/* The built-in texts of English and of this language: all it reads. */
+	if (site->doc_is_builtin)
+		builtin = doc;
+	else if ((builtin = owned = defaults_skeleton()) == NULL ||
+	    defaults_texts(owned, lang) != 0) {
+		cJSON_Delete(owned);
+		return NULL;
+	}
 	rules = arr_of(doc, "scriptRules");
 	out = assemble(cJSON_CreateObjectReference(doc->child),
 	    resolve_part(doc, builtin, region, lang),

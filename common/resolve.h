@@ -19,7 +19,8 @@ struct site_facts {
 	const char *name;
 	int free_tier;
 	int64_t version;        /* 0: unpublished */
-	int doc_is_builtin;     /* doc is defaults_config(): not parsed twice */
+	int doc_is_builtin;     /* doc is the built-in document (English and the
+	                           language it answers in at least): no second copy */
 };
 
 /*
@@ -39,7 +40,7 @@ cJSON *resolve_config(const cJSON *doc, const struct visitor *v,
  * that answers prepared by an older build are ignored (prepare.c stamps
  * them with it and the built-in defaults' hash).
  */
-#define RESOLVE_VERSION 1
+#define RESOLVE_VERSION 2   /* 2: resolvedDirection, regional variants (lang.c) */
 
 /*
  * The members resolve_pick() and resolve_has_category() read, as paths:
@@ -53,6 +54,7 @@ extern const char *const resolve_reads[];
 /*
  * The part of the 200 body that depends only on the region (may be NULL)
  * and the language: sdkCategories, resolvedRegion, resolvedLanguage,
+ * resolvedDirection (an addition to spec 4.1: "rtl" or "ltr", lang.c),
  * resolvedContent and resolvedUi, in that order, resolved from doc over
  * builtin (the defaults).  New object or NULL when out of memory.
  */

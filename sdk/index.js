@@ -219,7 +219,10 @@ function view() {
   const lang = String(a.resolvedLanguage || 'en');
   return {
     texts: a.resolvedContent, ui: a.resolvedUi, cats: st.cats, lang,
-    dir: RTL.includes(lang.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr',
+    // The server's resolvedDirection; an answer without it (a copy made
+    // by an older server at data-config-url) by the language's own code.
+    dir: /^(rtl|ltr)$/.test(a.resolvedDirection) ? a.resolvedDirection
+      : RTL.includes(lang.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr',
     theme: ['light', 'dark', 'auto'].includes(ap.theme) ? ap.theme : 'light',
     position: position(), kind: S.bannerKind(st.cats),
     branding: a.showBranding === true ? opts.api + '/' : null,

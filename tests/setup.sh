@@ -150,6 +150,16 @@ expect_error() {
 	fi
 }
 
+# The whole built-in config as the build assembles it (tools/embed-texts.sh):
+# common/defaults.json with content.translations made of common/i18n/*.json,
+# en first, then by code.
+defaults_doc() {
+	( cd "$TOP/common/i18n" && for f in en.json $(LC_ALL=C ls ./*.json | sed 's|^\./||' | grep -vx en.json); do
+		printf '{"%s":' "${f%.json}"; cat "$f"; printf '}\n'
+	done ) | jq -s --slurpfile base "$TOP/common/defaults.json" \
+	    '. as $in | $base[0] | .content.translations = (reduce $in[] as $t ({}; . + $t))'
+}
+
 # A site with a registered domain, the usual start of a test.
 site() { # KEY [args to site add]
 	_k=$1; shift

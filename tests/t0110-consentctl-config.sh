@@ -26,7 +26,7 @@ JSON
 # --- show before anything is published: the built-in defaults ----------------
 run config show s1
 check test "$rc" = 0 "config show of an unpublished site: exit 0"
-check test "$(jq -cS . "$T/out")" = "$(jq -cS . "$TOP/common/defaults.json")" "config show of an unpublished site prints the built-in defaults"
+check test "$(jq -cS . "$T/out")" = "$(defaults_doc | jq -cS .)" "config show of an unpublished site prints the built-in defaults"
 check test "$(jq -c '[.categories[] | select(.id == "necessary") | .consentModel]' "$T/out")" = '["exempt"]' "the defaults have an exempt necessary category"
 check test "$(jq -c '[.regions[].id]' "$T/out")" = '["gdpr","us_state_laws","default"]' "the defaults' regions"
 

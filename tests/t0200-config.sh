@@ -83,7 +83,10 @@ check test -n "$(header Content-Length)" "HEAD: Content-Length of the GET body"
 
 # --- the 200 body -----------------------------------------------------------
 cgi GET config "site_key=s1"
-expect_json 'keys' '["config","resolvedContent","resolvedLanguage","resolvedRegion","resolvedUi","scriptRules","sdkCategories","showBranding","site_name","version"]' "every field of spec 4.1"
+expect_json 'keys' '["config","resolvedContent","resolvedDirection","resolvedLanguage","resolvedRegion","resolvedUi","scriptRules","sdkCategories","showBranding","site_name","version"]' "every field of spec 4.1, and resolvedDirection"
+expect_json 'keys_unsorted[3:5]' '["resolvedLanguage","resolvedDirection"]' "resolvedDirection right after resolvedLanguage"
+expect_json '.resolvedDirection' '"ltr"' "English: ltr"
+expect_json '.config.content.translations | keys' '["en"]' "nothing published, English: config holds the English texts only"
 expect_json '.version' '0' "unpublished: version 0"
 expect_json '.site_name' '"Site s1"' "site_name"
 expect_json '.showBranding' 'true' "free tier shows branding"

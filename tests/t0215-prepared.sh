@@ -28,6 +28,8 @@ visitors=(
 	"Q=region=us_state_laws&lang=pt-BR"
 	"Q=region=nowhere&lang=xx"
 	"Q=lang=DE HTTP_CF_IPCOUNTRY=IT"
+	"HTTP_ACCEPT_LANGUAGE=zh-HK,es-MX;q=0.5"
+	"Q=lang=ar-EG HTTP_CF_IPCOUNTRY=EG"
 	""
 )
 bodies() { # OUTFILE: every site and visitor, one body per line
@@ -45,7 +47,7 @@ bodies() { # OUTFILE: every site and visitor, one body per line
 	done
 }
 bodies "$T/prepared"
-check test "$(grep -c '^200 ' "$T/prepared")" = 33 "every visitor answered 200"
+check test "$(grep -c '^200 ' "$T/prepared")" = 39 "every visitor answered 200"
 db "DELETE FROM config_answers; DELETE FROM config_skeletons;"
 bodies "$T/resolved"
 if cmp -s "$T/prepared" "$T/resolved"; then

@@ -207,7 +207,7 @@ cmd_config_show(struct ctl *c)
 		return EXIT_FAIL;
 	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
 		return ctl_store_failed(rc, key);
-	doc = cJSON_Parse(site.document != NULL ? site.document : defaults_json());
+	doc = site.document != NULL ? cJSON_Parse(site.document) : defaults_config();
 	if (doc == NULL)
 		rc = ctl_say(EXIT_FAIL, "the stored config of %s is not valid JSON", key);
 	else

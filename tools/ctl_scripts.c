@@ -122,7 +122,7 @@ cmd_scripts_rules(struct ctl *c)
 	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
 		return ctl_store_failed(rc, key);
 	rc = EXIT_FAIL;
-	doc = cJSON_Parse(site.document != NULL ? site.document : defaults_json());
+	doc = site.document != NULL ? cJSON_Parse(site.document) : defaults_config();
 	if (doc == NULL) {
 		ctl_say(EXIT_FAIL, "the stored config of %s is not valid JSON", key);
 		goto out;

@@ -54,12 +54,15 @@ function which(cmd) {
 	return null;
 }
 
-// The built-in config (common/defaults.json) with only the languages given
-// (en by default): the base of every published test config.
+// The built-in config (common/defaults.json, its texts from
+// common/i18n/CODE.json) with only the languages given (en by default): the
+// base of every published test config.
 export function baseConfig(langs = ['en']) {
 	const doc = structuredClone(DEFAULTS);
 	const tr = {};
-	for (const l of langs) tr[l] = doc.content.translations[l];
+	for (const l of langs) {
+		tr[l] = JSON.parse(readFileSync(path.join(TOP, 'common/i18n', l + '.json'), 'utf8'));
+	}
 	doc.content.translations = tr;
 	return doc;
 }

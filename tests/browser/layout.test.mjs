@@ -188,6 +188,22 @@ test('right to left: a published Arabic translation gives lang=ar and dir=rtl to
 	await p2.context().close();
 });
 
+test('right to left from the server: resolvedDirection rtl for Sorani (ckb), a language the SDK does not list', async () => {
+	const doc = h.modelConfig('opt_in');
+	doc.content.translations.ckb = {
+		banner: { title: 'ئێمە ڕێز لە تایبەتمەندیت دەگرین', acceptAllText: 'هەمووی پەسەند بکە', rejectAllText: 'هەمووی ڕەت بکەرەوە',
+			customizeText: 'ڕێکخستن' },
+	};
+	srv.publish(doc);
+	const page = await h.newPage(browser);
+	const st = await h.visit(page, srv.page({ attrs: { 'data-lang': 'ckb' } }));
+	assert.equal(st.language, 'ckb');
+	await h.banner(page).waitFor({ state: 'visible' });
+	assert.equal(await h.banner(page).getAttribute('lang'), 'ckb');
+	assert.equal(await h.banner(page).getAttribute('dir'), 'rtl');
+	await page.context().close();
+});
+
 test('branding: a free site shows a[data-branding], a paid one does not', async () => {
 	publish();
 	for (const [tier, want] of [['free', 1], ['paid', 0]]) {

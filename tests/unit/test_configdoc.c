@@ -6,6 +6,7 @@
 
 #include "configdoc.h"
 #include "defaults.h"
+#include "limits.h"
 #include "unit.h"
 
 static char msg[300];
@@ -34,10 +35,15 @@ v(const char *text)
 static void
 test_valid(void)
 {
-	const char *def = defaults_json();
+	cJSON *builtin = defaults_config();
+	char *def = builtin ? cJSON_Print(builtin) : NULL;
 
 	CHECK_STR(v(DOC("")), "ok", "categories only");
-	CHECK_STR(v(def), "ok", "the built-in defaults are valid");
+	CHECK_STR(def ? v(def) : "(no defaults)", "ok", "the built-in defaults, every language, are valid");
+	CHECK(def != NULL && strlen(def) <= CONFIG_FILE_MAX,
+	    "the built-in defaults, printed, are no longer than a publish reads (CONFIG_FILE_MAX)");
+	cJSON_free(def);
+	cJSON_Delete(builtin);
 	CHECK_STR(v(DOC(",\"regions\":[{\"id\":\"gdpr\",\"countries\":[\"DE\",\"FR\",\"GB\"],"
 	    "\"consentModel\":\"opt_in\",\"defaultLanguage\":\"en\"},"
 	    "{\"id\":\"us\",\"countries\":[\"US\"],\"subdivisions\":[\"US-CA\",\"US-VA\"],"

@@ -7,12 +7,7 @@
 #include "defaults.h"
 #include "unit.h"
 
-/* The languages the defaults are written in, and the keys each must have. */
-static const char *const langs[] = { "en", "de", "fr", "es", "it", "nl", "pt", "pl" };
-static const char *const banner_keys[] = {
-	"title", "description", "acceptAllText", "rejectAllText", "customizeText",
-	"savePreferencesText", "closeText",
-};
+/* The built-in categories; every language's texts are test_texts.c's. */
 static const char *const cat_ids[] = { "necessary", "functional", "analytics", "marketing" };
 
 /* CONTRACT 5.6: the EU 27, IS, LI, NO, GB and CH. */
@@ -182,7 +177,13 @@ test_regions(const cJSON *doc)
 	model = cJSON_GetObjectItemCaseSensitive(r, "consentModel");
 	CHECK(cJSON_IsString(model) && strcmp(model->valuestring, "opt_out") == 0,
 	    "us_state_laws is opt_out");
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "defaultLanguage")),
+	    "en", "us_state_laws: defaultLanguage en, the language of its one country");
+	CHECK(!cJSON_HasObjectItem(region(doc, "gdpr"), "defaultLanguage"),
+	    "gdpr: no defaultLanguage (24 official languages and more, none dominant)");
 	r = region(doc, "default");
+	CHECK(!cJSON_HasObjectItem(r, "defaultLanguage"),
+	    "default: no defaultLanguage (the rest of the world)");
 	CHECK(r != NULL && countries_are(r, star, 1), "default region is \"*\"");
 	CHECK(r != NULL && cJSON_GetArrayItem(regions, 2) == r,
 	    "default region is last (catch-all after the named ones)");
@@ -206,93 +207,6 @@ test_script_rules(const cJSON *doc)
 	CHECK(ok && n > 0, "scriptRules: pattern and a category of the document");
 }
 
-/* Whether every member of obj is a non-empty string. */
-static int
-all_strings(const cJSON *obj)
-{
-	const cJSON *e;
-
-	if (!cJSON_IsObject(obj))
-		return 0;
-	cJSON_ArrayForEach(e, obj)
-		if (!nonempty(e))
-			return 0;
-	return 1;
-}
-
-static void
-test_language(const cJSON *doc, const char *lang)
-{
-	static const char *const overrides[] = { "opt_out", "notice_only" };
-	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(doc, "content"), "translations"), lang);
-	const cJSON *banner = cJSON_GetObjectItemCaseSensitive(tr, "banner");
-	const cJSON *mo = cJSON_GetObjectItemCaseSensitive(tr, "modelOverrides");
-	const cJSON *ui = cJSON_GetObjectItemCaseSensitive(tr, "ui");
-	const cJSON *cats = cJSON_GetObjectItemCaseSensitive(tr, "categories");
-	const cJSON *o, *e, *en;
-	char what[128];
-	size_t i, j;
-	int ok;
-
-	snprintf(what, sizeof(what), "%s: translation present", lang);
-	CHECK(cJSON_IsObject(tr), what);
-	ok = cJSON_GetArraySize(banner) == (int)NELEM(banner_keys);
-	for (i = 0; i < NELEM(banner_keys); i++)
-		if (!nonempty(cJSON_GetObjectItemCaseSensitive(banner, banner_keys[i])))
-			ok = 0;
-	snprintf(what, sizeof(what), "%s: banner has the seven keys, non-empty strings", lang);
-	CHECK(ok, what);
-
-	ok = cJSON_IsObject(mo);
-	for (i = 0; i < NELEM(overrides); i++) {
-		o = cJSON_GetObjectItemCaseSensitive(mo, overrides[i]);
-		if (!all_strings(o) || cJSON_GetArraySize(o) == 0)
-			ok = 0;
-		cJSON_ArrayForEach(e, o) {
-			for (j = 0; j < NELEM(banner_keys); j++)
-				if (strcmp(e->string, banner_keys[j]) == 0)
-					break;
-			if (j == NELEM(banner_keys))
-				ok = 0;
-		}
-	}
-	snprintf(what, sizeof(what), "%s: modelOverrides opt_out and notice_only, banner keys only",
-	    lang);
-	CHECK(ok, what);
-	o = cJSON_GetObjectItemCaseSensitive(mo, "opt_out");
-	e = cJSON_GetObjectItemCaseSensitive(o, "rejectAllText");
-	en = cJSON_GetObjectItemCaseSensitive(banner, "rejectAllText");
-	snprintf(what, sizeof(what), "%s: opt_out has its own rejectAllText (do not sell or share)",
-	    lang);
-	CHECK(nonempty(e) && nonempty(en) && strcmp(e->valuestring, en->valuestring) != 0, what);
-
-	snprintf(what, sizeof(what), "%s: ui.required and every ui label a non-empty string",
-	    lang);
-	CHECK(nonempty(cJSON_GetObjectItemCaseSensitive(ui, "required")) && all_strings(ui),
-	    what);
-	/* The same ui labels in every language as in English. */
-	en = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "content"),
-	    "translations"), "en"), "ui");
-	ok = cJSON_GetArraySize(ui) == cJSON_GetArraySize(en);
-	cJSON_ArrayForEach(e, en)
-		if (!cJSON_HasObjectItem(ui, e->string))
-			ok = 0;
-	snprintf(what, sizeof(what), "%s: the same ui labels as en", lang);
-	CHECK(ok, what);
-
-	ok = cJSON_GetArraySize(cats) == (int)NELEM(cat_ids);
-	for (i = 0; i < NELEM(cat_ids); i++) {
-		o = cJSON_GetObjectItemCaseSensitive(cats, cat_ids[i]);
-		if (!nonempty(cJSON_GetObjectItemCaseSensitive(o, "name")) ||
-		    !nonempty(cJSON_GetObjectItemCaseSensitive(o, "description")))
-			ok = 0;
-	}
-	snprintf(what, sizeof(what), "%s: name and description for every category", lang);
-	CHECK(ok, what);
-}
-
 static void
 test_content(const cJSON *doc)
 {
@@ -304,9 +218,9 @@ test_content(const cJSON *doc)
 
 	CHECK(cJSON_IsString(dl) && strcmp(dl->valuestring, "en") == 0,
 	    "content.defaultLanguage is en");
-	CHECK(cJSON_GetArraySize(tr) == (int)NELEM(langs), "8 translations");
-	for (i = 0; i < NELEM(langs); i++)
-		test_language(doc, langs[i]);
+	CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(tr, "en")) &&
+	    tr->child != NULL && strcmp(tr->child->string, "en") == 0,
+	    "translations: English first (test_texts.c checks every language)");
 	/* The top-level categories carry the English texts. */
 	i = 0;
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "categories")) {
@@ -321,14 +235,84 @@ test_content(const cJSON *doc)
 	CHECK(i == NELEM(cat_ids), "category names match the English translation");
 }
 
+/* The pieces a request reads: the skeleton (no text) and one language's
+ * texts with English, the same texts as the whole document's. */
+static void
+test_pieces(const cJSON *doc)
+{
+	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc,
+	    "content"), "translations");
+	cJSON *skel = defaults_skeleton(), *part;
+	const cJSON *t, *e;
+	size_t i, n = 0;
+	int ok = 1;
+
+	CHECK_STR(defaults_language(0), "en", "the first built-in language is en");
+	for (i = 0; defaults_language(i) != NULL; i++)
+		if (!cJSON_HasObjectItem(tr, defaults_language(i)))
+			ok = 0;
+	CHECK(ok && (int)i == cJSON_GetArraySize(tr) && defaults_language(i + 7) == NULL,
+	    "defaults_language() lists the translations, in their order, then NULL");
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(skel, "content"),
+	    "translations");
+	cJSON_ArrayForEach(e, t) {
+		if (!cJSON_IsObject(e) || e->child != NULL)
+			ok = 0;
+		n++;
+	}
+	CHECK(skel != NULL && ok && n == i, "the skeleton: every language, as an empty object");
+	e = cJSON_GetObjectItemCaseSensitive(skel, "regions");
+	CHECK(cJSON_Compare(e, cJSON_GetObjectItemCaseSensitive(doc, "regions"), 1) &&
+	    cJSON_Compare(cJSON_GetObjectItemCaseSensitive(skel, "categories"),
+	    cJSON_GetObjectItemCaseSensitive(doc, "categories"), 1),
+	    "the skeleton: the same regions and categories");
+	CHECK(defaults_texts(skel, "de") == 0, "defaults_texts(de)");
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(skel, "content"),
+	    "translations");
+	CHECK(cJSON_GetArraySize(t) == 2 && t->child != NULL &&
+	    strcmp(t->child->string, "en") == 0 &&
+	    cJSON_Compare(cJSON_GetObjectItemCaseSensitive(t, "en"),
+	    cJSON_GetObjectItemCaseSensitive(tr, "en"), 1) &&
+	    cJSON_Compare(cJSON_GetObjectItemCaseSensitive(t, "de"),
+	    cJSON_GetObjectItemCaseSensitive(tr, "de"), 1),
+	    "defaults_texts(de): en then de, the texts of the whole document");
+	/* The language may be a name inside the translations it replaces. */
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(skel, "content"),
+	    "translations");
+	CHECK(defaults_texts(skel, cJSON_GetArrayItem(t, 1)->string) == 0 &&
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    skel, "content"), "translations")) == 2,
+	    "defaults_texts() with a name of the translations it replaces");
+	CHECK(defaults_texts(skel, "xx") == 0 && defaults_texts(skel, NULL) == 0 &&
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    skel, "content"), "translations")) == 1,
+	    "defaults_texts() of no built-in language: en only");
+	part = defaults_skeleton();
+	CHECK(part != NULL && defaults_texts(part, "sv-SE") == 0 &&
+	    cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    part, "content"), "translations"), "sv") &&
+	    defaults_texts(part, "zh-HK") == 0 &&
+	    cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    part, "content"), "translations"), "zh-TW"),
+	    "defaults_texts(sv-SE) holds sv, (zh-HK) zh-TW: the language a visitor's would match");
+	cJSON_Delete(part);
+	part = defaults_skeleton();
+	CHECK(part != NULL && defaults_texts(part, "en") == 0 &&
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    part, "content"), "translations")) == 1, "defaults_texts(en): en once");
+	cJSON_Delete(part);
+	cJSON_Delete(skel);
+}
+
 int
 main(void)
 {
 	cJSON *doc = defaults_config();
 	cJSON *again = defaults_config();
-	const char *json = defaults_json();
+	const char *hash = defaults_hash();
 
-	CHECK(json != NULL && json[0] == '{', "defaults_json() is the JSON text");
+	CHECK(hash != NULL && strlen(hash) == 64 && strspn(hash, "0123456789abcdef") == 64,
+	    "defaults_hash() is 64 hex digits");
 	CHECK(doc != NULL, "defaults_config() parses");
 	CHECK(again != NULL && again != doc, "defaults_config() returns a new tree each call");
 	if (doc == NULL) {
@@ -340,6 +324,7 @@ main(void)
 	test_regions(doc);
 	test_script_rules(doc);
 	test_content(doc);
+	test_pieces(doc);
 	cJSON_Delete(doc);
 	cJSON_Delete(again);
 	UNIT_DONE();

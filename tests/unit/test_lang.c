@@ -1,5 +1,6 @@
 /* test_lang.c: lang_negotiate() against CONTRACT 5.3 and RFC 9110 Accept-Language. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lang.h"
@@ -189,6 +190,125 @@ test_limits(void)
 	CHECK_STR(pick(NULL, NULL, hdr, hdr), "en", "overlong defaults skipped");
 }
 
+/* The built-in languages that regional variants choose among. */
+static const char *const builtin[] = {
+	"en", "es", "es-419", "pt", "pt-BR", "zh-CN", "zh-TW", "nb", "nn", "he", "id", "ro",
+	"sr", "de",
+};
+
+/* The key of keys[] chosen for candidate lang (the query parameter), or "(none)". */
+static const char *
+pick_in(const char *const *keys, size_t n, const char *lang, const char *accept)
+{
+	int i = lang_negotiate(keys, n, lang, accept, NULL, NULL);
+
+	return i < 0 ? "(none)" : keys[i];
+}
+
+#define BUILTIN(lang) pick_in(builtin, sizeof(builtin) / sizeof(builtin[0]), (lang), NULL)
+
+/* README "Languages": CONTRACT 5.3 and the regional variant rules of lang.c. */
+static void
+test_variants(void)
+{
+	static const char *const hk[] = { "en", "zh-CN", "zh-HK", "zh-TW" };
+	static const char *const scripts[] = { "en", "zh-Hans", "zh-Hant" };
+	static const char *const only_cn[] = { "en", "zh-CN" };
+	static const char *const legacy[] = { "en", "no", "iw", "in" };
+	static const char *const mx[] = { "en", "es", "es-MX" };
+	static const char *const br_only[] = { "en", "pt-BR" };
+
+	CHECK_STR(BUILTIN("pt-BR"), "pt-BR", "pt-BR: Brazilian Portuguese");
+	CHECK_STR(BUILTIN("pt-br"), "pt-BR", "pt-br: case does not matter");
+	CHECK_STR(BUILTIN("pt-PT"), "pt", "pt-PT: European Portuguese");
+	CHECK_STR(BUILTIN("pt"), "pt", "pt: European Portuguese");
+	CHECK_STR(BUILTIN("pt-AO"), "pt", "pt-AO (Angola): European Portuguese");
+	CHECK_STR(pick_in(br_only, 2, "pt-PT", NULL), "pt-BR", "pt-PT with only pt-BR: pt-BR");
+	CHECK_STR(BUILTIN("zh-TW"), "zh-TW", "zh-TW: Traditional");
+	CHECK_STR(BUILTIN("zh-HK"), "zh-TW", "zh-HK: Traditional (zh-TW)");
+	CHECK_STR(BUILTIN("zh-MO"), "zh-TW", "zh-MO: Traditional (zh-TW)");
+	CHECK_STR(BUILTIN("zh-Hant"), "zh-TW", "zh-Hant: Traditional");
+	CHECK_STR(BUILTIN("zh-Hant-HK"), "zh-TW", "zh-Hant-HK: Traditional");
+	CHECK_STR(BUILTIN("zh-hant-cn"), "zh-TW", "zh-Hant-CN: the script decides, Traditional");
+	CHECK_STR(BUILTIN("zh"), "zh-CN", "zh: Simplified");
+	CHECK_STR(BUILTIN("zh-CN"), "zh-CN", "zh-CN: Simplified");
+	CHECK_STR(BUILTIN("zh-SG"), "zh-CN", "zh-SG: Simplified");
+	CHECK_STR(BUILTIN("zh-MY"), "zh-CN", "zh-MY: Simplified");
+	CHECK_STR(BUILTIN("zh-Hans"), "zh-CN", "zh-Hans: Simplified");
+	CHECK_STR(BUILTIN("zh-Hans-HK"), "zh-CN", "zh-Hans-HK: the script decides, Simplified");
+	CHECK_STR(pick_in(hk, 4, "zh-HK", NULL), "zh-HK", "zh-HK where a zh-HK exists: zh-HK");
+	CHECK_STR(pick_in(hk, 4, "zh-MO", NULL), "zh-HK", "zh-MO prefers zh-HK to zh-TW");
+	CHECK_STR(pick_in(scripts, 3, "zh-TW", NULL), "zh-Hant", "zh-TW finds zh-Hant");
+	CHECK_STR(pick_in(scripts, 3, "zh-HK", NULL), "zh-Hant", "zh-HK finds zh-Hant");
+	CHECK_STR(pick_in(scripts, 3, "zh-CN", NULL), "zh-Hans", "zh-CN finds zh-Hans");
+	CHECK_STR(pick_in(scripts, 3, "zh", NULL), "zh-Hans", "zh finds zh-Hans");
+	CHECK_STR(pick_in(only_cn, 2, "zh-TW", NULL), "zh-CN",
+	    "zh-TW with Simplified only: Simplified rather than English");
+	CHECK_STR(BUILTIN("es-419"), "es-419", "es-419: Latin American Spanish");
+	CHECK_STR(BUILTIN("es-MX"), "es-419", "es-MX: Latin American Spanish");
+	CHECK_STR(BUILTIN("es-AR"), "es-419", "es-AR: Latin American Spanish");
+	CHECK_STR(BUILTIN("es-CO"), "es-419", "es-CO: Latin American Spanish");
+	CHECK_STR(BUILTIN("es-US"), "es-419", "es-US: Latin American Spanish");
+	CHECK_STR(BUILTIN("es-ES"), "es", "es-ES: Spain's Spanish");
+	CHECK_STR(BUILTIN("es"), "es", "es: Spain's Spanish");
+	CHECK_STR(BUILTIN("es-GQ"), "es", "es-GQ (Equatorial Guinea): Spain's Spanish");
+	CHECK_STR(pick_in(mx, 3, "es-AR", NULL), "es-MX", "es-AR without es-419: es-MX");
+	CHECK_STR(pick_in(mx, 3, "es-419", NULL), "es-MX", "es-419 without es-419: es-MX");
+	CHECK_STR(BUILTIN("no"), "nb", "no: Bokmal");
+	CHECK_STR(BUILTIN("no-NO"), "nb", "no-NO: Bokmal");
+	CHECK_STR(BUILTIN("nb-NO"), "nb", "nb-NO: Bokmal");
+	CHECK_STR(BUILTIN("nn-NO"), "nn", "nn-NO: Nynorsk");
+	CHECK_STR(pick_in(legacy, 4, "nb", NULL), "no", "nb where the key is no");
+	CHECK_STR(BUILTIN("iw"), "he", "iw (withdrawn): he");
+	CHECK_STR(BUILTIN("iw-IL"), "he", "iw-IL: he");
+	CHECK_STR(BUILTIN("in"), "id", "in (withdrawn): id");
+	CHECK_STR(BUILTIN("mo"), "ro", "mo (withdrawn): ro");
+	CHECK_STR(pick_in(legacy, 4, "he-IL", NULL), "iw", "he where the key is iw");
+	CHECK_STR(pick_in(legacy, 4, "id", NULL), "in", "id where the key is in");
+	CHECK_STR(BUILTIN("sr-Latn-RS"), "sr", "sr-Latn-RS: the one Serbian (primary subtag)");
+	CHECK_STR(BUILTIN("zhx"), "en", "zhx is not zh: en");
+	CHECK_STR(BUILTIN("es-MXX"), "es", "es-MXX is under no rule: es");
+	CHECK_STR(BUILTIN("nob"), "en", "nob is not no: en");
+	/* A variant is tried for each candidate before the next one. */
+	CHECK_STR(pick_in(builtin, sizeof(builtin) / sizeof(builtin[0]), NULL,
+	    "zh-HK, en;q=0.9"), "zh-TW", "Accept-Language zh-HK, en: Traditional first");
+	CHECK_STR(pick_in(builtin, sizeof(builtin) / sizeof(builtin[0]), NULL,
+	    "es-MX, es;q=0.9"), "es-419", "Accept-Language es-MX, es: es-419 before es");
+}
+
+static void
+test_direction(void)
+{
+	static const char *const rtl[] = {
+		"ar", "fa", "he", "ur", "AR", "ar-EG", "fa-IR", "he-IL", "ur-PK", "iw", "ps",
+		"yi", "ckb", "dv", "pa-Arab", "az-Arab-IR", "ms-Arab-x-jawi", "sd", "ug",
+	};
+	static const char *const ltr[] = {
+		"en", "de", "zh-TW", "ja", "hi", "ru", "tr", "ar-Latn", "sd-Deva", "ku",
+		"arb", "f", "fa-", "", "-ar", "a_r", "pt-BR", "ms-Latn",
+	};
+	char what[80];
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(rtl) / sizeof(rtl[0]); i++)
+		if (strcmp(lang_direction(rtl[i]), "rtl") != 0) {
+			snprintf(what, sizeof(what), "%s is right to left", rtl[i]);
+			CHECK(0, what);
+			ok = 0;
+		}
+	CHECK(ok, "ar fa he ur, their regions, iw, ps, yi, ckb, dv, sd, ug and Arab script: rtl");
+	ok = 1;
+	for (i = 0; i < sizeof(ltr) / sizeof(ltr[0]); i++)
+		if (strcmp(lang_direction(ltr[i]), "ltr") != 0) {
+			snprintf(what, sizeof(what), "%s is left to right", ltr[i]);
+			CHECK(0, what);
+			ok = 0;
+		}
+	CHECK(ok, "every other language, a Latin or Devanagari script subtag, malformed tags: ltr");
+	CHECK_STR(lang_direction(NULL), "ltr", "NULL: ltr");
+}
+
 int
 main(void)
 {
@@ -196,5 +316,7 @@ main(void)
 	test_matching();
 	test_accept_syntax();
 	test_limits();
+	test_variants();
+	test_direction();
 	UNIT_DONE();
 }
