@@ -137,4 +137,11 @@
  * (CONTRACT 2), overridable with CONSENT_MAU_CAP. */
 #define MAU_CAP_DEFAULT 1000
 
+/* consentctl report: the longest period, in days.  Ten years is longer
+ * than anyone keeps a consent log; the cap keeps the daily series (one
+ * point per day, zeros included) and the page small. */
+#define REPORT_DAYS_MAX 3660
+/* consentctl report: the default period, in days, today included. */
+#define REPORT_DAYS_DEFAULT 30
+
 #endif

@@ -83,6 +83,11 @@ int valid_site_name(const char *s);
 int valid_tier(const char *s, int *free_tier);
 /* A MAU cap: a decimal integer 0..MAU_CAP_MAX, or "none" (*cap -1). */
 int valid_mau_cap(const char *s, int64_t *cap);
+/* The MAU cap in force for a free site (CONTRACT 2): its own (own >= 0),
+ * else env, the value of CONSENT_MAU_CAP (NULL or "": unset), else
+ * MAU_CAP_DEFAULT.  *malformed is 1 when env is set but not a non-negative
+ * integer: the default is in force then, and the caller says so. */
+int64_t valid_cap_in_force(int64_t own, const char *env, int *malformed);
 /* A time: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.mmm]Z (UTC), a real date,
  * written in the stored form "YYYY-MM-DDTHH:MM:SS.mmmZ" so it compares
  * as text. */

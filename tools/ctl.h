@@ -6,8 +6,8 @@
  * consentctl.c parses the command line and dispatches; each ctl_*.c runs
  * the commands of one concern (ctl_sites.c sites and domains, ctl_configs.c
  * init and configs, ctl_log.c the consent log, ctl_scripts.c syncs and the
- * script inventory) through store.h, and ctl_output.c formats what they
- * print.  No part checks a value itself: the rules are common/'s (valid.c,
+ * script inventory, ctl_report.c the report page) through store.h, and
+ * ctl_output.c formats what they print.  No part checks a value itself: the rules are common/'s (valid.c,
  * origin.c, uuid.c, configdoc.c); the ctl_check_* functions only word the
  * usage message.
  */
@@ -32,6 +32,7 @@ enum {
 	OPT_SINCE = 1 << 5,
 	OPT_FORMAT = 1 << 6,
 	OPT_PUBLISH = 1 << 7,
+	OPT_UNTIL = 1 << 8,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -40,7 +41,7 @@ struct ctl {
 	char **operands;      /* after the command words */
 	const char *db;       /* --db, or NULL: $CONSENT_DB, else the default */
 	unsigned given;       /* OPT_* bits present */
-	const char *name, *tier, *mau_cap, *since, *format;
+	const char *name, *tier, *mau_cap, *since, *until, *format;
 	const char **domains; /* every --domain, in order */
 	size_t ndomains;
 	struct store *st;
@@ -112,7 +113,7 @@ void ctl_csv_header(void);
 int ctl_export_csv(const cJSON *row, void *arg);
 int ctl_export_jsonl(const cJSON *row, void *arg);
 
-/* ---- the commands (ctl_sites.c, ctl_configs.c, ctl_log.c, ctl_scripts.c) ---- */
+/* ---- the commands (ctl_sites.c, ctl_configs.c, ctl_log.c, ctl_scripts.c, ctl_report.c) ---- */
 
 int cmd_init(struct ctl *c);
 int cmd_site_add(struct ctl *c);
@@ -131,5 +132,6 @@ int cmd_consent_export(struct ctl *c);
 int cmd_scripts_list(struct ctl *c);
 int cmd_scripts_rules(struct ctl *c);
 int cmd_stats(struct ctl *c);
+int cmd_report(struct ctl *c);
 
 #endif
