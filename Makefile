@@ -72,7 +72,7 @@ endif
 
 COMMON_SRC := $(sort $(wildcard common/*.c))
 GEN_SRC    := $(B)/gen/defaults_data.c $(B)/gen/defaults_hash.c $(B)/gen/schema_data.c \
-              $(B)/gen/trackers_data.c $(B)/gen/report_data.c
+              $(B)/gen/trackers_data.c
 COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
 LIB        := $(B)/obj/libcommon.a
 
@@ -189,9 +189,10 @@ $(B)/obj/tools/%.o: tools/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(CTL): $(CTL_OBJ) $(LIB)
+# consentctl alone holds the report page (report_data.o, not in the library).
+$(CTL): $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB) $(LIBS)
 
 $(B)/tests/unit/%: tests/unit/%.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
@@ -242,4 +243,4 @@ clean:
 
 .PHONY: all sdk sdk-missing test check valgrind serve bench bench-sdk fuzz install clean FORCE
 FORCE:
-.SECONDARY: $(GEN_SRC)
+.SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c

@@ -90,7 +90,7 @@ function plotOptions(spec, width) {
 		const color = css(s.color);
 		if (s.line) {
 			series.push({ label: s.title, stroke: color, width: 2, dash: [6, 4],
-				points: { show: true, size: 7, stroke: color, fill: color } });
+				points: { show: true, size: 10, stroke: color, fill: color } });
 			continue;
 		}
 		// Side by side when there are several, each in its own slot;
@@ -144,7 +144,11 @@ function drawAll(fixedWidth) {
 		const [opts, d] = plotOptions(c.spec, width);
 		c.plot = new uPlot(opts, d, c.box);
 		for (const sw of c.legend.querySelectorAll('span')) sw.style.background = css(sw.dataset.color);
-		c.box.parentElement.dataset.colors = JSON.stringify(c.spec.series.map((s) => css(s.color)));
+		// What each series should show (its colour, and whether any of its
+		// own values is above 0), for a reader of the page's DOM: the test
+		// looks for those colours in the canvas.
+		c.box.parentElement.dataset.series = JSON.stringify(c.spec.series.map((s) => ({ title: s.title,
+			color: css(s.color), values: (s.own || s.values).some((v) => v > 0) })));
 	}
 }
 
@@ -154,7 +158,7 @@ function drawAll(fixedWidth) {
 function stacked(rows, decisions) {
 	return ACTIONS.map((a, i) => {
 		const keys = ACTIONS.slice(0, i + 1).map((b) => b.key);
-		return { title: a.title, color: a.color, over: true,
+		return { title: a.title, color: a.color, over: true, own: rows.map((r) => r[`${a.key}_percent`]),
 			values: rows.map((r) => (decisions(r) > 0 ? keys.reduce((sum, k) => sum + (r[`${k}_percent`] ?? 0), 0) : null)) };
 	}).reverse();
 }
