@@ -86,24 +86,24 @@ static const struct split {
 	{"by_position", BOTH(POSITION_SQL)},
 };
 
-/* Each visitor's last entry of the period, a decision before any
- * impression: a row with category NULL counts the visitors; then, per
- * category id, the visitors whose last decision names it and how many of
- * them it allows. */
+/* The distinct visitors of the period (hashed ids). */
+#define VISITORS_SQL(period) \
+	"SELECT count(*) FROM (SELECT anon_id_hash" period " GROUP BY anon_id_hash) AS v"
+static const char *const visitors_sql[2] = BOTH(VISITORS_SQL);
+
+/* Per category id, the visitors whose last decision of the period names
+ * it, and how many of them it allows. */
 static const struct store_column category_columns[] = {
 	{"category", ST_TEXT, 0}, {"visitors", ST_INT, 0}, {"allowed", ST_INT, 0},
 };
 #define CATEGORIES_SQL(period) \
-	"WITH v AS (SELECT event_type <> 'impression' AS d," \
-	"  CASE WHEN json_valid(categories) THEN categories ELSE '{}' END AS categories," \
-	"  row_number() OVER (PARTITION BY anon_id_hash" \
-	"   ORDER BY event_type <> 'impression' DESC, created_at DESC, id DESC) AS n" period ")" \
-	" SELECT NULL AS category, count(*) AS visitors, 0 AS allowed FROM v WHERE n = 1" \
-	" UNION ALL" \
-	" SELECT c.key AS category, count(*) AS visitors," \
+	"SELECT c.key AS category, count(*) AS visitors," \
 	" count(*) FILTER (WHERE c.type = 'true') AS allowed" \
-	" FROM v, json_each(v.categories) AS c" \
-	" WHERE v.n = 1 AND v.d GROUP BY c.key ORDER BY 1"
+	" FROM (SELECT CASE WHEN json_valid(categories) THEN categories ELSE '{}' END" \
+	"  AS categories, row_number() OVER (PARTITION BY anon_id_hash" \
+	"  ORDER BY created_at DESC, id DESC) AS n" period DECISION ") AS v," \
+	" json_each(v.categories) AS c" \
+	" WHERE v.n = 1 GROUP BY c.key ORDER BY 1"
 static const char *const categories_sql[2] = BOTH(CATEGORIES_SQL);
 
 /* Time to action of the decisions that sent it: how many, and how many
@@ -329,30 +329,25 @@ fail:
 	return STORE_ERROR;
 }
 
-/* categories, and the visitors of the period into totals (the row whose
- * category is null). */
+/* totals.visitors: the distinct visitors of the period. */
 static int
-add_categories(struct store *st, cJSON *out, const struct period *p)
+add_visitors(struct store *st, cJSON *out, const struct period *p)
 {
-	cJSON *cats, *r, *next, *totals = cJSON_GetObjectItemCaseSensitive(out, "totals");
+	sqlite3_stmt *q = prepare(st, visitors_sql[p->by_rowid], p);
 	int rc;
 
-	if ((rc = add_query(st, out, "categories", categories_sql[p->by_rowid], 1,
-	    category_columns, SQL_NCOLS(category_columns), p)) != STORE_OK)
-		return rc;
-	cats = cJSON_GetObjectItemCaseSensitive(out, "categories");
-	for (r = cats->child; r != NULL; r = next) {
-		next = r->next;
-		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "category")))
-			continue;
-		if (cJSON_AddNumberToObject(totals, "visitors", cJSON_GetNumberValue(
-		    cJSON_GetObjectItemCaseSensitive(r, "visitors"))) == NULL) {
-			log_error("out of memory");
-			return STORE_ERROR;
-		}
-		cJSON_DeleteItemFromArray(cats, 0);
+	if (q == NULL)
+		return STORE_ERROR;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(out,
+	    "totals"), "visitors", (double)sqlite3_column_int64(q, 0)) == NULL) {
+		log_error("out of memory");
+		rc = SQLITE_NOMEM;
+	} else if (rc != SQLITE_ROW) {
+		db_log(st->db, "report visitors");
 	}
-	return STORE_OK;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? STORE_OK : STORE_ERROR;
 }
 
 int
@@ -370,7 +365,7 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 	/* The window functions sort in memory; the page cache holds the rows
 	 * that each statement reads again.  Then one read transaction: every
 	 * figure sees the same log. */
-	if (sqlite3_exec(st->db, "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144;"
+	if (sqlite3_exec(st->db, "PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 4294967296;"
 	    " BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		db_log(st->db, "report");
 		return STORE_ERROR;
@@ -391,7 +386,9 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 		if ((rc = add_query(st, r, splits[i].name, splits[i].sql[p.by_rowid], 1,
 		    split_columns, SQL_NCOLS(split_columns), &p)) != STORE_OK)
 			goto out;
-	if ((rc = add_categories(st, r, &p)) != STORE_OK ||
+	if ((rc = add_visitors(st, r, &p)) != STORE_OK ||
+	    (rc = add_query(st, r, "categories", categories_sql[p.by_rowid], 1,
+	    category_columns, SQL_NCOLS(category_columns), &p)) != STORE_OK ||
 	    (rc = add_tta(st, r, &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "mau", mau_sql, 1, mau_columns,
 	    SQL_NCOLS(mau_columns), &p)) != STORE_OK ||
