@@ -126,7 +126,9 @@ function plotOptions(spec, width) {
 // (named by the title, the table beside holds its numbers) and a legend.
 function chart(spec) {
 	const box = el('div', { class: 'chart', role: 'img', 'aria-label': `Chart: ${spec.title}. The table beside it holds the same numbers.` });
-	const legend = el('ul', { class: 'legend', 'aria-hidden': 'true' }, ...spec.series.map((s) => {
+	// Stacked shares list their actions bottom up, as the table does.
+	const listed = spec.series.some((s) => s.over) ? [...spec.series].reverse() : spec.series;
+	const legend = el('ul', { class: 'legend', 'aria-hidden': 'true' }, ...listed.map((s) => {
 		const sw = el('span');
 		sw.dataset.color = s.color;
 		return el('li', null, sw, s.title);
@@ -210,11 +212,11 @@ function daily() {
 	return section('daily', 'Per day', pair(counts, shares), t);
 }
 
-const KEY_NAMES = { null: 'not sent' };
+const NOT_SENT = 'not sent';
 
 function split(id, member, title, what) {
 	const rows = data[member];
-	const name = (r) => (r.key == null ? KEY_NAMES.null : r.key);
+	const name = (r) => (r.key == null ? NOT_SENT : r.key);
 	const c = chart({ id: `c-${id}`, title: `Share of each action by ${what}`, labels: rows.map(name), percent: true,
 		series: stacked(rows, (r) => r.decisions) });
 	const t = table(`t-${id}`, `Decisions by ${what}`, [

@@ -192,6 +192,9 @@ test('print: light colours, every table row shown, a PDF kept', async () => {
 	const page = await open({ colorScheme: 'dark' });
 	await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
 	assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)');
+	assert.equal(await page.$eval('#tiles div', (d) => getComputedStyle(d).backgroundColor), 'rgb(245, 247, 249)', 'the light panels on paper');
+	await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+	assert.equal(await page.$eval('#c-daily', (f) => JSON.parse(f.dataset.series)[0].color), '#2563eb', 'the charts drawn again in light colours');
 	assert.equal(await page.$eval('#t-daily', (t) => getComputedStyle(t.parentElement).overflow), 'visible');
 	const pdf = path.join(ART, 'report.pdf');
 	await page.pdf({ path: pdf, format: 'A4', printBackground: true });
