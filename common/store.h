@@ -259,8 +259,8 @@ int store_stats(struct store *st, const char *key, cJSON **out);
  *   by_region, by_device, by_browser, by_position
  *                 [{key (null: not sent), decisions, actions}], largest first
  *   categories    [{category, visitors, allowed}]: the visitors whose last
- *                 decision of the period names the category, and how many
- *                 of them it allows; by category id
+ *                 decision of the period (the one stored last) names the
+ *                 category, and how many of them it allows; by category id
  *   time_to_action {count, median_ms (null for none), buckets [{from_ms,
  *                 to_ms (null: no end), count}]} of the decisions that sent it
  *   mau           [{month "YYYY-MM", visitors}] the months the period

@@ -32,6 +32,12 @@
 	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'partial') AS partial," \
 	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'acknowledge')" \
 	" AS acknowledge"
+/* The same where every row is a decision already (WHERE ... DECISION). */
+#define DECISION_ACTIONS \
+	" count(*) FILTER (WHERE event_action = 'opt_in') AS opt_in," \
+	" count(*) FILTER (WHERE event_action = 'opt_out') AS opt_out," \
+	" count(*) FILTER (WHERE event_action = 'partial') AS partial," \
+	" count(*) FILTER (WHERE event_action = 'acknowledge') AS acknowledge"
 #define ACTION_COLUMNS \
 	{"opt_in", ST_INT, 0}, {"opt_out", ST_INT, 0}, {"partial", ST_INT, 0}, \
 	{"acknowledge", ST_INT, 0}
@@ -70,7 +76,7 @@ static const struct store_column split_columns[] = {
 	{"key", ST_TEXT, 0}, {"decisions", ST_INT, 0}, ACTION_COLUMNS,
 };
 #define SPLIT_SQL(col, period) \
-	"SELECT " col " AS key, count(*) AS decisions," ACTIONS period DECISION \
+	"SELECT " col " AS key, count(*) AS decisions," DECISION_ACTIONS period DECISION \
 	" GROUP BY " col " ORDER BY 2 DESC, 1"
 #define REGION_SQL(period) SPLIT_SQL("region", period)
 #define DEVICE_SQL(period) SPLIT_SQL("device_type", period)
@@ -86,30 +92,31 @@ static const struct split {
 	{"by_position", BOTH(POSITION_SQL)},
 };
 
-/* The distinct visitors of the period (hashed ids). */
-#define VISITORS_SQL(period) \
-	"SELECT count(*) FROM (SELECT anon_id_hash" period " GROUP BY anon_id_hash) AS v"
-static const char *const visitors_sql[2] = BOTH(VISITORS_SQL);
-
-/* Per category id, the visitors whose last decision of the period names
- * it, and how many of them it allows. */
+/* Each visitor of the period (hashed id) with the id of its last decision,
+ * the one stored last (ids grow in storage order): a first row with
+ * category NULL counts the visitors; then, per category id, the visitors
+ * whose last decision names it and how many of them it allows.  One sort
+ * by visitor, then one lookup per visitor who decided. */
 static const struct store_column category_columns[] = {
 	{"category", ST_TEXT, 0}, {"visitors", ST_INT, 0}, {"allowed", ST_INT, 0},
 };
 #define CATEGORIES_SQL(period) \
-	"SELECT c.key AS category, count(*) AS visitors," \
+	"WITH last AS (SELECT max(id) FILTER (WHERE event_type <> 'impression') AS id" \
+	period " GROUP BY anon_id_hash)" \
+	" SELECT NULL AS category, count(*) AS visitors, 0 AS allowed FROM last" \
+	" UNION ALL" \
+	" SELECT c.key AS category, count(*) AS visitors," \
 	" count(*) FILTER (WHERE c.type = 'true') AS allowed" \
-	" FROM (SELECT CASE WHEN json_valid(categories) THEN categories ELSE '{}' END" \
-	"  AS categories, row_number() OVER (PARTITION BY anon_id_hash" \
-	"  ORDER BY created_at DESC, id DESC) AS n" period DECISION ") AS v," \
-	" json_each(v.categories) AS c" \
-	" WHERE v.n = 1 GROUP BY c.key ORDER BY 1"
+	" FROM last JOIN consent_log AS e ON e.id = last.id," \
+	" json_each(CASE WHEN json_valid(e.categories) THEN e.categories ELSE '{}' END) AS c" \
+	" GROUP BY c.key ORDER BY 1"
 static const char *const categories_sql[2] = BOTH(CATEGORIES_SQL);
 
 /* Time to action of the decisions that sent it: how many, and how many
- * fall in each bucket of tta_bounds (milliseconds: bucket i holds
- * [bound i, bound i + 1), the last one everything from its bound on),
- * bound as ?5 to ?10; then the median: the mean of the middle one or two
+ * fall below each bound of tta_bounds but the first (?5 to ?10), from
+ * which the buckets (milliseconds: bucket i holds [bound i, bound i + 1),
+ * the last one everything from its bound on) are the differences: one
+ * comparison per bound and row; then the median: the mean of the middle one or two
  * values, ?13 of them after ?14 (a sort that keeps only the first half,
  * cheaper than numbering every value with a window). */
 static const int tta_bounds[] = {0, 1000, 2000, 5000, 10000, 30000, 60000};
@@ -117,12 +124,11 @@ static const int tta_bounds[] = {0, 1000, 2000, 5000, 10000, 30000, 60000};
 #define TTA_SQL(period) \
 	"SELECT count(time_to_action_ms)," \
 	" count(*) FILTER (WHERE time_to_action_ms < ?5)," \
-	" count(*) FILTER (WHERE time_to_action_ms >= ?5 AND time_to_action_ms < ?6)," \
-	" count(*) FILTER (WHERE time_to_action_ms >= ?6 AND time_to_action_ms < ?7)," \
-	" count(*) FILTER (WHERE time_to_action_ms >= ?7 AND time_to_action_ms < ?8)," \
-	" count(*) FILTER (WHERE time_to_action_ms >= ?8 AND time_to_action_ms < ?9)," \
-	" count(*) FILTER (WHERE time_to_action_ms >= ?9 AND time_to_action_ms < ?10)," \
-	" count(*) FILTER (WHERE time_to_action_ms >= ?10)" period DECISION
+	" count(*) FILTER (WHERE time_to_action_ms < ?6)," \
+	" count(*) FILTER (WHERE time_to_action_ms < ?7)," \
+	" count(*) FILTER (WHERE time_to_action_ms < ?8)," \
+	" count(*) FILTER (WHERE time_to_action_ms < ?9)," \
+	" count(*) FILTER (WHERE time_to_action_ms < ?10)" period DECISION
 static const char *const tta_sql[2] = BOTH(TTA_SQL);
 #define MEDIAN_SQL(period) \
 	"SELECT avg(ms) FROM (SELECT time_to_action_ms AS ms" period DECISION \
@@ -284,6 +290,16 @@ add_median(struct store *st, cJSON *tta, int64_t n, const struct period *p)
 	return STORE_OK;
 }
 
+/* How many times of the row of TTA_SQL are below bound i (0 below the
+ * first, all n below the end). */
+static int64_t
+below(sqlite3_stmt *q, size_t i, int64_t n)
+{
+	if (i == 0)
+		return 0;
+	return i < NBOUNDS ? sqlite3_column_int64(q, (int)i) : n;
+}
+
 /* time_to_action: {count, median_ms, buckets: [{from_ms, to_ms (null for
  * the last), count}]}, every bucket, empty ones with 0. */
 static int
@@ -317,8 +333,7 @@ add_tta(struct store *st, cJSON *out, const struct period *p)
 		if (cJSON_AddNumberToObject(b, "from_ms", tta_bounds[i]) == NULL ||
 		    (i + 1 < NBOUNDS ? cJSON_AddNumberToObject(b, "to_ms", tta_bounds[i + 1])
 		                     : cJSON_AddNullToObject(b, "to_ms")) == NULL ||
-		    cJSON_AddNumberToObject(b, "count",
-		    (double)sqlite3_column_int64(q, (int)i + 1)) == NULL)
+		    cJSON_AddNumberToObject(b, "count", (double)(below(q, i + 1, n) - below(q, i, n))) == NULL)
 			goto fail;
 	}
 	sqlite3_finalize(q);
@@ -329,25 +344,29 @@ fail:
 	return STORE_ERROR;
 }
 
-/* totals.visitors: the distinct visitors of the period. */
+/* categories, and totals.visitors from its row whose category is null. */
 static int
-add_visitors(struct store *st, cJSON *out, const struct period *p)
+add_categories(struct store *st, cJSON *out, const struct period *p)
 {
-	sqlite3_stmt *q = prepare(st, visitors_sql[p->by_rowid], p);
+	cJSON *cats, *r, *next, *totals = cJSON_GetObjectItemCaseSensitive(out, "totals");
 	int rc;
 
-	if (q == NULL)
-		return STORE_ERROR;
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(out,
-	    "totals"), "visitors", (double)sqlite3_column_int64(q, 0)) == NULL) {
-		log_error("out of memory");
-		rc = SQLITE_NOMEM;
-	} else if (rc != SQLITE_ROW) {
-		db_log(st->db, "report visitors");
+	if ((rc = add_query(st, out, "categories", categories_sql[p->by_rowid], 1,
+	    category_columns, SQL_NCOLS(category_columns), p)) != STORE_OK)
+		return rc;
+	cats = cJSON_GetObjectItemCaseSensitive(out, "categories");
+	for (r = cats->child; r != NULL; r = next) {
+		next = r->next;
+		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "category")))
+			continue;
+		if (cJSON_AddNumberToObject(totals, "visitors", cJSON_GetNumberValue(
+		    cJSON_GetObjectItemCaseSensitive(r, "visitors"))) == NULL) {
+			log_error("out of memory");
+			return STORE_ERROR;
+		}
+		cJSON_Delete(cJSON_DetachItemViaPointer(cats, r));
 	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? STORE_OK : STORE_ERROR;
+	return STORE_OK;
 }
 
 int
@@ -387,9 +406,7 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 		if ((rc = add_query(st, r, splits[i].name, splits[i].sql[p.by_rowid], 1,
 		    split_columns, SQL_NCOLS(split_columns), &p)) != STORE_OK)
 			goto out;
-	if ((rc = add_visitors(st, r, &p)) != STORE_OK ||
-	    (rc = add_query(st, r, "categories", categories_sql[p.by_rowid], 1,
-	    category_columns, SQL_NCOLS(category_columns), &p)) != STORE_OK ||
+	if ((rc = add_categories(st, r, &p)) != STORE_OK ||
 	    (rc = add_tta(st, r, &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "mau", mau_sql, 1, mau_columns,
 	    SQL_NCOLS(mau_columns), &p)) != STORE_OK ||
