@@ -112,26 +112,33 @@ static const struct store_column daily_columns[] = {
 	period " GROUP BY substr(created_at, 1, 10) ORDER BY 1"
 static const char *const daily_sql[2] = BOTH(DAILY_SQL);
 
-/* The decisions split by one column of the entry, the largest group first;
- * NULL (not sent, not known) is a group of its own. */
+/* The decisions grouped by the four columns the splits read, into a table
+ * of this connection (TEMP, in memory; dropped at the end of the report):
+ * one sort for the four splits, cheaper than a sort each.  NULL (not sent,
+ * not known) is a group of its own. */
+#define DECISIONS_SQL(period) \
+	"CREATE TEMP TABLE report_decisions AS" \
+	" SELECT region, device_type, browser, banner_position, count(*) AS decisions," \
+	DECISION_ACTIONS period DECISION " GROUP BY 1, 2, 3, 4"
+static const char *const decisions_sql[2] = BOTH(DECISIONS_SQL);
+
+/* The decisions split by one column of the entry, the largest group first:
+ * the groups of report_decisions summed by that column. */
 static const struct store_column split_columns[] = {
 	{"key", ST_TEXT, 0}, {"decisions", ST_INT, 0}, ACTION_COLUMNS,
 };
-#define SPLIT_SQL(col, period) \
-	"SELECT " col " AS key, count(*) AS decisions," DECISION_ACTIONS period DECISION \
-	" GROUP BY " col " ORDER BY 2 DESC, 1"
-#define REGION_SQL(period) SPLIT_SQL("region", period)
-#define DEVICE_SQL(period) SPLIT_SQL("device_type", period)
-#define BROWSER_SQL(period) SPLIT_SQL("browser", period)
-#define POSITION_SQL(period) SPLIT_SQL("banner_position", period)
+#define SPLIT_SQL(col) \
+	"SELECT " col " AS key, sum(decisions) AS decisions, sum(opt_in) AS opt_in," \
+	" sum(opt_out) AS opt_out, sum(partial) AS partial, sum(acknowledge) AS acknowledge" \
+	" FROM temp.report_decisions GROUP BY " col " ORDER BY 2 DESC, 1"
 static const struct split {
 	const char *name;
-	const char *sql[2];
+	const char *sql;
 } splits[] = {
-	{"by_region", BOTH(REGION_SQL)},
-	{"by_device", BOTH(DEVICE_SQL)},
-	{"by_browser", BOTH(BROWSER_SQL)},
-	{"by_position", BOTH(POSITION_SQL)},
+	{"by_region", SPLIT_SQL("region")},
+	{"by_device", SPLIT_SQL("device_type")},
+	{"by_browser", SPLIT_SQL("browser")},
+	{"by_position", SPLIT_SQL("banner_position")},
 };
 
 /* Each visitor of the period (hashed id) with the id of its last decision,
@@ -189,8 +196,8 @@ struct period {
 };
 
 /* A statement of the report with its period bound: ?1 the site, ?2 and ?3
- * the period, ?4 its first month, ?11 and ?12 the span of ids (the caller
- * binds the others). */
+ * the period, ?4 its first month, ?5 to ?10 the bounds of time to action,
+ * ?11 and ?12 the span of ids (the caller binds the others). */
 static sqlite3_stmt *
 prepare(struct store *st, const char *sql, const struct period *p)
 {
@@ -199,10 +206,11 @@ prepare(struct store *st, const char *sql, const struct period *p)
 
 	if (db_prepare(st->db, sql, &q) != 0)
 		return NULL;
-	n = sqlite3_bind_parameter_count(q);
-	sqlite3_bind_int64(q, 1, p->id);
-	db_bind_text(q, 2, p->from);
-	db_bind_text(q, 3, p->to);
+	if ((n = sqlite3_bind_parameter_count(q)) >= 3) {  /* none over temp tables */
+		sqlite3_bind_int64(q, 1, p->id);
+		db_bind_text(q, 2, p->from);
+		db_bind_text(q, 3, p->to);
+	}
 	if (n >= 4)  /* "YYYY-MM", copied */
 		sqlite3_bind_text(q, 4, p->from, 7, SQLITE_TRANSIENT);
 	if (n >= 10)  /* the bounds of time to action but the first */
@@ -379,6 +387,24 @@ fail:
 	return STORE_ERROR;
 }
 
+/* temp.report_decisions (DECISIONS_SQL) for the period. */
+static int
+group_decisions(struct store *st, const struct period *p)
+{
+	sqlite3_stmt *q = prepare(st, decisions_sql[p->by_rowid], p);
+	int rc;
+
+	if (q == NULL)
+		return STORE_ERROR;
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		db_log(st->db, "report decisions");
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
 /* totals: {entries, impressions, decisions, opt_in, opt_out, partial,
  * acknowledge, gpc_*, tta_*}: the decisions and their actions summed over
  * the rows of by_region (every decision is in one of them, a NULL region
@@ -482,8 +508,10 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 	if ((rc = add_query(st, r, "daily", daily_sql[p.by_rowid], 1, daily_columns,
 	    SQL_NCOLS(daily_columns), &p)) != STORE_OK)
 		goto out;
+	if ((rc = group_decisions(st, &p)) != STORE_OK)
+		goto out;
 	for (i = 0; i < sizeof(splits) / sizeof(splits[0]); i++)
-		if ((rc = add_query(st, r, splits[i].name, splits[i].sql[p.by_rowid], 1,
+		if ((rc = add_query(st, r, splits[i].name, splits[i].sql, 1,
 		    split_columns, SQL_NCOLS(split_columns), &p)) != STORE_OK)
 			goto out;
 	if ((rc = add_totals(st, r, &p)) != STORE_OK ||
@@ -497,7 +525,7 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 	*out = r;
 	r = NULL;
 out:
-	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.report_decisions; COMMIT", NULL, NULL, NULL);
 	cJSON_Delete(r);
 	return rc;
 }
