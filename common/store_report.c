@@ -32,18 +32,12 @@
 	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'partial') AS partial," \
 	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'acknowledge')" \
 	" AS acknowledge"
-/* The same where every row is a decision already (WHERE ... DECISION). */
-#define DECISION_ACTIONS \
-	" count(*) FILTER (WHERE event_action = 'opt_in') AS opt_in," \
-	" count(*) FILTER (WHERE event_action = 'opt_out') AS opt_out," \
-	" count(*) FILTER (WHERE event_action = 'partial') AS partial," \
-	" count(*) FILTER (WHERE event_action = 'acknowledge') AS acknowledge"
 #define ACTION_COLUMNS \
 	{"opt_in", ST_INT, 0}, {"opt_out", ST_INT, 0}, {"partial", ST_INT, 0}, \
 	{"acknowledge", ST_INT, 0}
 
-/* Time to action of the decisions that sent it, counted in the totals'
- * scan (and taken out of them by add_tta): how many, and how many fall
+/* Time to action of the decisions that sent it, counted in the totals
+ * (and taken out of them by add_tta): how many, and how many fall
  * below each bound of tta_bounds but the first (?5 to ?10), from which the
  * buckets (milliseconds: bucket i holds [bound i, bound i + 1), the last
  * one everything from its bound on) are the differences: one comparison
@@ -86,51 +80,58 @@ static const char *const median_sql[2][2] = {
 /* How many rows, and the span of their ids, from the index alone. */
 static const char span_sql[] = "SELECT count(*), min(id), max(id)" BY_INDEX;
 
-/* What the splits do not give of the totals (add_totals sums the rest
- * from by_region): every entry, GPC, and time to action (TTA), one scan
- * without a sort. */
+/*
+ * The period's entries grouped by day, region, device, browser and banner
+ * position, each group's counts beside it, into a table of this
+ * connection (TEMP, in memory; dropped at the end of the report): one
+ * sort of the period's rows (SQLite groups by sorting) for the totals,
+ * the daily rows and the four splits, which then sum its few thousand
+ * groups, cheaper than a sort each.  NULL (not sent, not known) is a group
+ * of its own.
+ */
+#define GROUPS_SQL(period) \
+	"CREATE TEMP TABLE report_groups AS" \
+	" SELECT substr(created_at, 1, 10) AS day, region, device_type, browser," \
+	" banner_position, count(*) AS entries," \
+	" count(*) FILTER (WHERE event_type = 'impression') AS impressions," \
+	" count(*) FILTER (WHERE event_type <> 'impression') AS decisions," ACTIONS "," \
+	" count(*) FILTER (WHERE gpc = 1) AS gpc_sent," \
+	" count(*) FILTER (WHERE gpc = 0) AS gpc_not_sent," \
+	" count(*) FILTER (WHERE gpc IS NULL) AS gpc_not_recorded," TTA \
+	period " GROUP BY 1, 2, 3, 4, 5"
+static const char *const groups_sql[2] = BOTH(GROUPS_SQL);
+#define SUM(col) " coalesce(sum(" col "), 0) AS " col
+#define SUM_ACTIONS SUM("opt_in") "," SUM("opt_out") "," SUM("partial") "," SUM("acknowledge")
+
 static const struct store_column totals_columns[] = {
-	{"entries", ST_INT, 0},
+	{"entries", ST_INT, 0}, {"impressions", ST_INT, 0}, {"decisions", ST_INT, 0},
+	ACTION_COLUMNS,
 	{"gpc_sent", ST_INT, 0}, {"gpc_not_sent", ST_INT, 0}, {"gpc_not_recorded", ST_INT, 0},
 	TTA_COLUMNS,
 };
-#define TOTALS_SQL(period) \
-	"SELECT count(*) AS entries," \
-	" count(*) FILTER (WHERE gpc = 1) AS gpc_sent," \
-	" count(*) FILTER (WHERE gpc = 0) AS gpc_not_sent," \
-	" count(*) FILTER (WHERE gpc IS NULL) AS gpc_not_recorded," TTA period
-static const char *const totals_sql[2] = BOTH(TOTALS_SQL);
+static const char totals_sql[] =
+    "SELECT" SUM("entries") "," SUM("impressions") "," SUM("decisions") "," SUM_ACTIONS ","
+    SUM("gpc_sent") "," SUM("gpc_not_sent") "," SUM("gpc_not_recorded") ","
+    SUM("tta_count") "," SUM("tta_below_1") "," SUM("tta_below_2") "," SUM("tta_below_3") ","
+    SUM("tta_below_4") "," SUM("tta_below_5") "," SUM("tta_below_6")
+    " FROM temp.report_groups";
 
 static const struct store_column daily_columns[] = {
 	{"day", ST_TEXT, 0}, {"impressions", ST_INT, 0}, {"decisions", ST_INT, 0},
 	ACTION_COLUMNS,
 };
-#define DAILY_SQL(period) \
-	"SELECT substr(created_at, 1, 10) AS day," \
-	" count(*) FILTER (WHERE event_type = 'impression') AS impressions," \
-	" count(*) FILTER (WHERE event_type <> 'impression') AS decisions," ACTIONS \
-	period " GROUP BY substr(created_at, 1, 10) ORDER BY 1"
-static const char *const daily_sql[2] = BOTH(DAILY_SQL);
-
-/* The decisions grouped by the four columns the splits read, into a table
- * of this connection (TEMP, in memory; dropped at the end of the report):
- * one sort for the four splits, cheaper than a sort each.  NULL (not sent,
- * not known) is a group of its own. */
-#define DECISIONS_SQL(period) \
-	"CREATE TEMP TABLE report_decisions AS" \
-	" SELECT region, device_type, browser, banner_position, count(*) AS decisions," \
-	DECISION_ACTIONS period DECISION " GROUP BY 1, 2, 3, 4"
-static const char *const decisions_sql[2] = BOTH(DECISIONS_SQL);
+static const char daily_sql[] =
+    "SELECT day AS day," SUM("impressions") "," SUM("decisions") "," SUM_ACTIONS
+    " FROM temp.report_groups GROUP BY day ORDER BY 1";
 
 /* The decisions split by one column of the entry, the largest group first:
- * the groups of report_decisions summed by that column. */
+ * the groups with a decision summed by that column. */
 static const struct store_column split_columns[] = {
 	{"key", ST_TEXT, 0}, {"decisions", ST_INT, 0}, ACTION_COLUMNS,
 };
 #define SPLIT_SQL(col) \
-	"SELECT " col " AS key, sum(decisions) AS decisions, sum(opt_in) AS opt_in," \
-	" sum(opt_out) AS opt_out, sum(partial) AS partial, sum(acknowledge) AS acknowledge" \
-	" FROM temp.report_decisions GROUP BY " col " ORDER BY 2 DESC, 1"
+	"SELECT " col " AS key," SUM("decisions") "," SUM_ACTIONS \
+	" FROM temp.report_groups GROUP BY " col " HAVING sum(decisions) > 0 ORDER BY 2 DESC, 1"
 static const struct split {
 	const char *name;
 	const char *sql;
@@ -387,11 +388,11 @@ fail:
 	return STORE_ERROR;
 }
 
-/* temp.report_decisions (DECISIONS_SQL) for the period. */
+/* temp.report_groups (GROUPS_SQL) for the period. */
 static int
-group_decisions(struct store *st, const struct period *p)
+group_entries(struct store *st, const struct period *p)
 {
-	sqlite3_stmt *q = prepare(st, decisions_sql[p->by_rowid], p);
+	sqlite3_stmt *q = prepare(st, groups_sql[p->by_rowid], p);
 	int rc;
 
 	if (q == NULL)
@@ -399,54 +400,10 @@ group_decisions(struct store *st, const struct period *p)
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE) {
-		db_log(st->db, "report decisions");
+		db_log(st->db, "report groups");
 		return STORE_ERROR;
 	}
 	return STORE_OK;
-}
-
-/* totals: {entries, impressions, decisions, opt_in, opt_out, partial,
- * acknowledge, gpc_*, tta_*}: the decisions and their actions summed over
- * the rows of by_region (every decision is in one of them, a NULL region
- * too), the impressions the other entries (event_type is never NULL), the
- * rest from TOTALS_SQL. */
-static int
-add_totals(struct store *st, cJSON *out, const struct period *p)
-{
-	static const char *const summed[] = {
-		"decisions", "opt_in", "opt_out", "partial", "acknowledge",
-	};
-	double sum[sizeof(summed) / sizeof(summed[0])] = {0};
-	cJSON *scan = NULL, *totals, *r, *v;
-	size_t i;
-	int rc;
-
-	if ((rc = add_query(st, out, "totals", totals_sql[p->by_rowid], 0, totals_columns,
-	    SQL_NCOLS(totals_columns), p)) != STORE_OK)
-		return rc;
-	scan = cJSON_DetachItemFromObjectCaseSensitive(out, "totals");
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(out, "by_region"))
-		for (i = 0; i < sizeof(summed) / sizeof(summed[0]); i++)
-			sum[i] += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, summed[i]));
-	if ((totals = cJSON_AddObjectToObject(out, "totals")) == NULL ||
-	    !cJSON_AddItemToObject(totals, "entries",
-	    cJSON_DetachItemFromObjectCaseSensitive(scan, "entries")) ||
-	    cJSON_AddNumberToObject(totals, "impressions", cJSON_GetNumberValue(
-	    cJSON_GetObjectItemCaseSensitive(totals, "entries")) - sum[0]) == NULL)
-		goto oom;
-	for (i = 0; i < sizeof(summed) / sizeof(summed[0]); i++)
-		if (cJSON_AddNumberToObject(totals, summed[i], sum[i]) == NULL)
-			goto oom;
-	while ((v = scan->child) != NULL)  /* gpc_*, tta_*, in order */
-		if (!cJSON_AddItemToObject(totals, v->string,
-		    cJSON_DetachItemViaPointer(scan, v)))
-			goto oom;
-	cJSON_Delete(scan);
-	return STORE_OK;
-oom:
-	log_error("out of memory");
-	cJSON_Delete(scan);
-	return STORE_ERROR;
 }
 
 /* categories, and totals.visitors from its row whose category is null. */
@@ -503,17 +460,17 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 		log_error("out of memory");
 		goto out;
 	}
-	if ((rc = add_query(st, r, "daily", daily_sql[p.by_rowid], 1, daily_columns,
+	if ((rc = group_entries(st, &p)) != STORE_OK ||
+	    (rc = add_query(st, r, "totals", totals_sql, 0, totals_columns,
+	    SQL_NCOLS(totals_columns), &p)) != STORE_OK ||
+	    (rc = add_query(st, r, "daily", daily_sql, 1, daily_columns,
 	    SQL_NCOLS(daily_columns), &p)) != STORE_OK)
-		goto out;
-	if ((rc = group_decisions(st, &p)) != STORE_OK)
 		goto out;
 	for (i = 0; i < sizeof(splits) / sizeof(splits[0]); i++)
 		if ((rc = add_query(st, r, splits[i].name, splits[i].sql, 1,
 		    split_columns, SQL_NCOLS(split_columns), &p)) != STORE_OK)
 			goto out;
-	if ((rc = add_totals(st, r, &p)) != STORE_OK ||
-	    (rc = add_categories(st, r, &p)) != STORE_OK ||
+	if ((rc = add_categories(st, r, &p)) != STORE_OK ||
 	    (rc = add_tta(st, r, &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "mau", mau_sql, 1, mau_columns,
 	    SQL_NCOLS(mau_columns), &p)) != STORE_OK ||
@@ -523,7 +480,7 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 	*out = r;
 	r = NULL;
 out:
-	sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.report_decisions; COMMIT", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.report_groups; COMMIT", NULL, NULL, NULL);
 	cJSON_Delete(r);
 	return rc;
 }
