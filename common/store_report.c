@@ -62,10 +62,10 @@ static const char *const tta_names[NBOUNDS] = {
 };
 
 /* The median: the mean of the middle one or two values, ?13 of them after
- * ?14, among those in [?15, ?16) (NULL: no bound), the buckets that hold
- * the middle ones, in ascending or descending order, whichever skips fewer
- * (a sort that keeps only what it skips and takes, so only the part of one
- * bucket before the middle). */
+ * ?14, among the values in [?15, ?16) (NULL: no bound), the buckets that
+ * hold the middle ones, in ascending or descending order, whichever skips
+ * fewer: SQLite's ORDER BY with LIMIT keeps only the rows it skips and
+ * takes, so the sort is of part of one bucket, not of every value. */
 #define MEDIAN_SQL(period, order) \
 	"SELECT avg(ms) FROM (SELECT time_to_action_ms AS ms" period DECISION \
 	" AND time_to_action_ms IS NOT NULL" \
@@ -480,7 +480,8 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 	*out = r;
 	r = NULL;
 out:
-	sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.report_groups; COMMIT", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.report_groups", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 	cJSON_Delete(r);
 	return rc;
 }
