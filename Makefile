@@ -104,6 +104,36 @@ $(SDK_OUT): $(SDK_SRC) VERSION
 sdk-missing:
 	@echo "make: esbuild is not installed: the SDK (build/sdk/consent.js) was not built (sh tools/deps.sh)"
 
+# The page of `consentctl report`: report/report.html with the stylesheet
+# (report/report.css and uPlot's) and the script (report/report.js with
+# uPlot from node_modules, one minified IIFE) inlined, built once in
+# build/report/ like the SDK, then compiled into consentctl
+# (report_template, by tools/embed.sh).  Without esbuild or without
+# node_modules/uplot (npm ci) everything else still builds: consentctl
+# then holds an empty template, and `consentctl report` says so and fails
+# (--json works).  The stamp notices which of the two a build had.
+REPORT_OUT   := build/report/report.html
+REPORT_SRC   := $(wildcard report/*.js report/*.css report/*.html) tools/report-page.sh
+REPORT_READY := $(if $(shell command -v $(ESBUILD) 2>/dev/null),$(wildcard node_modules/uplot/package.json))
+REPORT_IN    := $(if $(REPORT_READY),$(REPORT_OUT),/dev/null)
+REPORT_STAMP  = $(B)/obj/report.stamp
+
+$(REPORT_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(REPORT_IN)' | sh tools/stamp.sh $@
+	@[ -n '$(REPORT_READY)' ] || echo "make: no esbuild or no node_modules/uplot (npm ci): consentctl is built without the report page"
+
+$(REPORT_OUT): $(REPORT_SRC) package-lock.json
+	@mkdir -p $(@D)
+	$(ESBUILD) report/report.js --bundle --minify --format=iife --target=es2020 \
+	    --log-level=warning --outfile=$(@D)/report.js
+	$(ESBUILD) report/report.css --bundle --minify --log-level=warning --outfile=$(@D)/report.css
+	sh tools/report-page.sh report/report.html $(@D)/report.css $(@D)/report.js > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/report_data.c: $(REPORT_IN) $(REPORT_STAMP) tools/embed.sh
+	@mkdir -p $(@D)
+	sh tools/embed.sh report_template $(REPORT_IN) > $@.tmp && mv $@.tmp $@
+
 # What is compiled in, written only when it changes, so that make notices a
 # new setting: settings.h holds the values (the default database path,
 # included by what uses it), flags the compiler command line and the
@@ -169,9 +199,10 @@ $(B)/obj/tools/%.o: tools/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(CTL): $(CTL_OBJ) $(LIB)
+# consentctl alone holds the report page (report_data.o, not in the library).
+$(CTL): $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB) $(LIBS)
 
 $(B)/tests/unit/%: tests/unit/%.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
@@ -222,4 +253,4 @@ clean:
 
 .PHONY: all sdk sdk-missing test check valgrind serve bench bench-sdk fuzz install clean FORCE
 FORCE:
-.SECONDARY: $(GEN_SRC)
+.SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c

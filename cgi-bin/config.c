@@ -1,5 +1,4 @@
 /* config.c: GET /functions/v1/config, a site's banner config for one visitor (spec 4.1). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,21 +18,12 @@
 static int64_t
 mau_cap(const struct site *site)
 {
-	const char *env = getenv("CONSENT_MAU_CAP");
-	char *end;
-	long long v;
+	int malformed;
+	int64_t cap = valid_cap_in_force(site->mau_cap, getenv("CONSENT_MAU_CAP"), &malformed);
 
-	if (site->mau_cap >= 0)
-		return site->mau_cap;
-	if (env == NULL || *env == '\0')
-		return MAU_CAP_DEFAULT;
-	errno = 0;
-	v = strtoll(env, &end, 10);
-	if (errno != 0 || *end != '\0' || v < 0) {
+	if (malformed)
 		log_error("CONSENT_MAU_CAP is not a non-negative integer; using %d", MAU_CAP_DEFAULT);
-		return MAU_CAP_DEFAULT;
-	}
-	return v;
+	return cap;
 }
 
 /* Spec 3: a free site at its cap gets the disabled body, not an error. */

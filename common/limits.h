@@ -154,5 +154,11 @@
 #define PURGE_BATCH 2000
 /* Digests one transaction of the version 4 upgrade writes. */
 #define DIGEST_BATCH 5000
+/* consentctl report: the longest period, in days.  Ten years is longer
+ * than anyone keeps a consent log; the cap keeps the daily series (one
+ * point per day, zeros included) and the page small. */
+#define REPORT_DAYS_MAX 3660
+/* consentctl report: the default period, in days, today included. */
+#define REPORT_DAYS_DEFAULT 30
 
 #endif

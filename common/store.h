@@ -370,5 +370,31 @@ int store_purge_visitors(struct store *st, const char *month, size_t max,
 typedef int (*store_digest_fn)(void *arg, const char *key, const cJSON *row, char out[65]);
 int store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *arg,
                          int64_t *done);
+/*
+ * The figures of `consentctl report` over the entries of a site stored in
+ * [from, to) (times in the stored form, "YYYY-MM-DDTHH:MM:SS.mmmZ"), each
+ * an aggregate, all read in one transaction, as a new object (caller
+ * owns).  Counts of decisions (event_type initial or update) by
+ * event_action are the members opt_in, opt_out, partial, acknowledge:
+ *   totals        entries, impressions, decisions, visitors (distinct),
+ *                 the four actions, gpc_sent, gpc_not_sent, gpc_not_recorded
+ *   daily         [{day "YYYY-MM-DD", impressions, decisions, actions}],
+ *                 the days with entries, oldest first
+ *   by_region, by_device, by_browser, by_position
+ *                 [{key (null: not sent), decisions, actions}], largest first
+ *   categories    [{category, visitors, allowed}]: the visitors whose last
+ *                 decision of the period (the one stored last) names the
+ *                 category, and how many of them it allows; by category id
+ *   time_to_action {count, median_ms (null for none), buckets [{from_ms,
+ *                 to_ms (null: no end), count}]} of the decisions that sent it
+ *   mau           [{month "YYYY-MM", visitors}] the months the period
+ *                 touches that have visitors
+ *   scripts       the script records seen in the period (first seen before
+ *                 its end, last seen after its start): scripts list's
+ *                 columns but last_src, by domain
+ * STORE_NOTFOUND for an unknown site.
+ */
+int store_report(struct store *st, const char *key, const char *from, const char *to,
+                 cJSON **out);
 
 #endif

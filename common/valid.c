@@ -161,6 +161,26 @@ valid_anon_id(const char *s)
 	return n >= 1 && n <= ANON_ID_MAX;
 }
 
+int64_t
+valid_cap_in_force(int64_t own, const char *env, int *malformed)
+{
+	char *end;
+	long long v;
+
+	*malformed = 0;
+	if (own >= 0)
+		return own;
+	if (env == NULL || *env == '\0')
+		return MAU_CAP_DEFAULT;
+	errno = 0;
+	v = strtoll(env, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 0) {
+		*malformed = 1;
+		return MAU_CAP_DEFAULT;
+	}
+	return v;
+}
+
 /* n decimal digits at s, within lo..hi, into *v: 0 or -1. */
 static int
 digits(const char *s, int n, int lo, int hi, int *v)

@@ -89,6 +89,11 @@ int valid_retention_days(const char *s, int64_t *days);
 /* A visitor's anonymous id as an operator types it: 1 to ANON_ID_MAX
  * characters of text without control characters. */
 int valid_anon_id(const char *s);
+/* The MAU cap in force for a free site (CONTRACT 2): its own (own >= 0),
+ * else env, the value of CONSENT_MAU_CAP (NULL or "": unset), else
+ * MAU_CAP_DEFAULT.  *malformed is 1 when env is set but not a non-negative
+ * integer: the default is in force then, and the caller says so. */
+int64_t valid_cap_in_force(int64_t own, const char *env, int *malformed);
 /* A time: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.mmm]Z (UTC), a real date,
  * written in the stored form "YYYY-MM-DDTHH:MM:SS.mmmZ" so it compares
  * as text. */

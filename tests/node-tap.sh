@@ -1,7 +1,8 @@
 # node-tap.sh: sourced by the SDK suites (t0600 unit, t0610 browser).
 #
 #   sdk_need WHAT...     each of node, node_modules, chromium, sdk (the built
-#                        build/sdk/consent.js), lighttpd must be present:
+#                        build/sdk/consent.js), lighttpd, report (the report
+#                        page built, with node_modules/uplot) must be present:
 #                        otherwise one "skip - ..." line and exit 0, or, when
 #                        CI=true, one "not ok - ..." line and exit 1 (a
 #                        machine without Chromium is no reason to skip in CI)
@@ -23,6 +24,9 @@ sdk_need() {
 		chromium) [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || sdk_missing="$sdk_missing, ${CHROMIUM:-/usr/bin/chromium}" ;;
 		sdk) [ -f "$TOP/build/sdk/consent.js" ] || sdk_missing="$sdk_missing, build/sdk/consent.js (esbuild; make)" ;;
 		lighttpd) PATH=$PATH:/usr/sbin:/sbin command -v lighttpd >/dev/null 2>&1 || sdk_missing="$sdk_missing, lighttpd" ;;
+		report)
+			[ -f "$TOP/node_modules/uplot/package.json" ] && [ -f "$TOP/build/report/report.html" ] ||
+				sdk_missing="$sdk_missing, the report page (node_modules/uplot: npm ci; esbuild; make)" ;;
 		esac
 	done
 	[ -z "$sdk_missing" ] && return 0

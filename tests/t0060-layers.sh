@@ -13,7 +13,7 @@ layer() {
 	store | store_*) echo 2 ;;
 	resolve | proof) echo 3 ;;
 	prepare) echo 4 ;;
-	request | consent_req | scripts_req | scriptrules) echo 5 ;;
+	request | consent_req | scripts_req | scriptrules | report) echo 5 ;;
 	*) echo unknown ;;
 	esac
 }

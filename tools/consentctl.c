@@ -23,6 +23,7 @@ static const struct option {
 	{"--tier", OPT_TIER, 1},
 	{"--mau-cap", OPT_MAU_CAP, 1},
 	{"--since", OPT_SINCE, 1},
+	{"--until", OPT_UNTIL, 1},
 	{"--format", OPT_FORMAT, 1},
 	{"--publish", OPT_PUBLISH, 0},
 	{"--retention-days", OPT_RETENTION, 1},
@@ -202,6 +203,8 @@ static const struct command commands[] = {
 	    "scripts rules KEY [--json | --publish]"},
 	{"stats", NULL, 1, OPT_JSON, STORE_READ, cmd_stats,
 	    "stats KEY [--json]"},
+	{"report", NULL, 1, OPT_JSON | OPT_SINCE | OPT_UNTIL, STORE_READ, cmd_report,
+	    "report KEY [--since DATE] [--until DATE] [--json]   # > report.html"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -286,6 +289,7 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		case OPT_TIER: c->tier = val; break;
 		case OPT_MAU_CAP: c->mau_cap = val; break;
 		case OPT_SINCE: c->since = val; break;
+		case OPT_UNTIL: c->until = val; break;
 		case OPT_FORMAT: c->format = val; break;
 		case OPT_RETENTION: c->retention = val; break;
 		case OPT_ANON_ID: c->anon_id = val; break;

@@ -6,8 +6,8 @@
  * consentctl.c parses the command line and dispatches; each ctl_*.c runs
  * the commands of one concern (ctl_sites.c sites and domains, ctl_configs.c
  * init and configs, ctl_log.c the consent log, ctl_scripts.c syncs and the
- * script inventory) through store.h, and ctl_output.c formats what they
- * print.  No part checks a value itself: the rules are common/'s (valid.c,
+ * script inventory, ctl_report.c the report page) through store.h, and
+ * ctl_output.c formats what they print.  No part checks a value itself: the rules are common/'s (valid.c,
  * origin.c, uuid.c, configdoc.c); the ctl_check_* functions only word the
  * usage message.
  */
@@ -37,6 +37,7 @@ enum {
 	OPT_DRY_RUN = 1 << 10,
 	OPT_HEAD = 1 << 11,
 	OPT_ALL = 1 << 12,
+	OPT_UNTIL = 1 << 13,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -46,7 +47,7 @@ struct ctl {
 	int noperands;
 	const char *db;       /* --db, or NULL: $CONSENT_DB, else the default */
 	unsigned given;       /* OPT_* bits present */
-	const char *name, *tier, *mau_cap, *since, *format;
+	const char *name, *tier, *mau_cap, *since, *until, *format;
 	const char *retention, *anon_id, *head;
 	const char **domains; /* every --domain, in order */
 	size_t ndomains;
@@ -123,7 +124,7 @@ int ctl_export_csv(const cJSON *row, void *arg);
 int ctl_export_jsonl(const cJSON *row, void *arg);
 
 /* ---- the commands (ctl_sites.c, ctl_configs.c, ctl_log.c, ctl_scripts.c,
- * ctl_proof.c: seal, verify, head, receipt, find, erase, purge) ---- */
+ * ctl_report.c; ctl_proof.c: seal, verify, head, receipt, find, erase, purge) ---- */
 
 int cmd_init(struct ctl *c);
 int cmd_site_add(struct ctl *c);
@@ -153,5 +154,6 @@ int cmd_purge(struct ctl *c);
 /* Seal every unsealed entry of the site (ctl_proof.c): init and purge too.
  * EXIT_OK or EXIT_FAIL (reported). */
 int ctl_seal_site(struct ctl *c, const char *key);
+int cmd_report(struct ctl *c);
 
 #endif
