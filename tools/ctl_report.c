@@ -59,7 +59,9 @@ cmd_report(struct ctl *c)
 	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
 		return ctl_store_failed(rc, key);
 	rc = EXIT_FAIL;
-	if ((config = cJSON_Parse(site.document != NULL ? site.document : defaults_json())) == NULL) {
+	/* The built-in document without its texts is enough: the report reads
+	 * its categories and scriptRules. */
+	if ((config = site.document != NULL ? cJSON_Parse(site.document) : defaults_skeleton()) == NULL) {
 		ctl_say(EXIT_FAIL, "the stored config of %s is not valid JSON", key);
 		goto out;
 	}
