@@ -54,7 +54,7 @@ check test "$(db "SELECT group_concat(s.site_key || ':' || c.seq || ':' || c.tre
 check test "$(db "SELECT sha256 FROM configs WHERE id = 1")" = "$(db "SELECT document FROM configs WHERE id = 1" | tr -d '\n' | sha256sum | cut -c1-64)" "the published version has its SHA-256"
 db "SELECT $cols FROM consent_log ORDER BY id" > "$T/rows-after"
 if cmp -s "$T/rows-before" "$T/rows-after"; then ok "every old column of every entry unchanged"; else notok "rows changed: $(diff "$T/rows-before" "$T/rows-after" | head -n 3)"; fi
-check test "$(ctl consent export u1 --format csv | head -n 1 | tr -d '\r')" = "created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language,gpc,config_sha256,digest,seal" "CSV: the new columns come last"
+check test "$(ctl consent export u1 --format csv | head -n 1 | tr -d '\r')" = "created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language,gpc,config_sha256,digest,seal,builtin_sha256" "CSV: the new columns come last"
 check test "$(ctl consent export u1 | wc -l | tr -d ' ')" = 150 "export of u1: its 150 entries"
 for k in u1 u2; do
 	run consent verify $k
