@@ -9,8 +9,9 @@
 --
 -- Versions: 1 the first; 2 config_skeletons and config_answers;
 -- 3 consent_log.gpc (NULL in the entries stored before it); 4 the proof of
--- the log: consent_log.digest and seal_id, configs.sha256,
--- sites.retention_days, consent_seals, consent_pruned, consent_erasures
+-- the log: consent_log.digest, seal_id and builtin_sha256, configs.sha256,
+-- sites.retention_days, consent_seals, consent_pruned, consent_erasures,
+-- builtin_texts
 -- (README "The proof of the consent log").
 -- journal_mode=WAL is set by consentctl (it is persistent in the file).
 --
@@ -114,7 +115,12 @@ CREATE TABLE IF NOT EXISTS consent_log (
 	-- with the entry; NULL only in a database being upgraded to version 4.
 	digest              TEXT CHECK (digest IS NULL OR length(digest) = 64),
 	-- The seal whose Merkle tree holds the entry; NULL until sealed.
-	seal_id             INTEGER REFERENCES consent_seals(id)
+	seal_id             INTEGER REFERENCES consent_seals(id),
+	-- The built-in texts in force when the entry was stored: the storing
+	-- build's defaults hash, a key of builtin_texts (once consentctl init
+	-- or config publish ran with that build); NULL: not recorded, an entry
+	-- stored before schema version 4.
+	builtin_sha256      TEXT CHECK (builtin_sha256 IS NULL OR length(builtin_sha256) = 64)
 );
 CREATE INDEX IF NOT EXISTS consent_log_site_time ON consent_log (site_id, created_at);
 -- The leaves of a seal in tree order.  Partial: an insert (seal_id NULL)
@@ -138,6 +144,17 @@ CREATE TABLE IF NOT EXISTS consent_seals (
 	hash        TEXT NOT NULL CHECK (length(hash) = 64),
 	last_created_at TEXT NOT NULL,   -- of its last leaf: where the next seal looks
 	UNIQUE (site_id, seq)
+);
+
+-- The built-in texts of every build that ran `consentctl init` or
+-- `consentctl config publish` on this database: pieces are exactly the
+-- bytes whose SHA-256 is sha256 (README "The built-in texts of an entry"),
+-- so a receipt shows an entry the built-in texts of its builtin_sha256.
+-- Written INSERT OR IGNORE by consentctl only, never by a request.
+CREATE TABLE IF NOT EXISTS builtin_texts (
+	sha256      TEXT PRIMARY KEY CHECK (length(sha256) = 64),
+	pieces      TEXT NOT NULL,
+	recorded_at TEXT NOT NULL
 );
 
 -- The leaves of sealed entries that were purged or erased: the digest and

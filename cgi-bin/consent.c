@@ -3,6 +3,7 @@
 
 #include "clock.h"
 #include "consent_req.h"
+#include "defaults.h"
 #include "geo.h"
 #include "hash.h"
 #include "http.h"
@@ -51,6 +52,7 @@ record(struct store *st, const struct site *site, const cJSON *body)
 	clock_now(now, NULL);
 	e.created_at = now;
 	e.config_sha256 = site->config_sha256[0] ? site->config_sha256 : NULL;
+	e.builtin_sha256 = defaults_hash();
 	/* The entry's own digest (README "The proof of the consent log"):
 	 * nothing of the log is read, so writers never wait for one another. */
 	if (proof_entry_digest(site->key, &e, digest) != 0) {

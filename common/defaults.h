@@ -45,4 +45,21 @@ const char *defaults_language(size_t i);
  * build time: what prepared answers are stamped with. */
 const char *defaults_hash(void);
 
+/*
+ * The bytes whose SHA-256 is defaults_hash(), rebuilt from what is embedded
+ * (tools/embed-texts.sh --hash): for each piece, the document then each
+ * language in table order, its file name ("defaults.json", "CODE.json"), a
+ * line feed and the file's bytes.  A new buffer of *len bytes plus a NUL
+ * (caller frees it with free()), or NULL when out of memory.
+ */
+char *defaults_pieces(size_t *len);
+
+/*
+ * The whole built-in document (as defaults_config()) of pieces as
+ * defaults_pieces() gives them, perhaps of another build: the built-in
+ * texts an older entry was shown.  New tree (caller owns), or NULL when
+ * they do not parse or memory runs out.
+ */
+cJSON *defaults_from_pieces(const char *pieces, size_t len);
+
 #endif

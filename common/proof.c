@@ -13,7 +13,7 @@ const char *const proof_field_names[PROOF_FIELDS] = {
 	"consent_model", "browser", "os", "device_type", "country", "regulation",
 	"time_to_action_ms", "interaction", "preferences_opened",
 	"banner_load_time_ms", "banner_position", "page_url", "sdk_version",
-	"language", "resolved_language", "gpc", "config_sha256",
+	"language", "resolved_language", "gpc", "config_sha256", "builtin_sha256",
 };
 
 const char proof_no_seal[65] =
@@ -157,6 +157,7 @@ proof_entry_digest(const char *site_key, const struct consent_entry *e, char out
 	put_value(&b, f[23], &e->resolved_language);
 	put_number(&b, f[24], e->gpc != 0);
 	put_text(&b, f[25], e->config_sha256);
+	put_text(&b, f[26], e->builtin_sha256);
 	return finish(&b, out);
 }
 

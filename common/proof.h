@@ -27,10 +27,10 @@
 #include "store.h"
 
 /* The number of fields of the canonical encoding of an entry. */
-#define PROOF_FIELDS 26
+#define PROOF_FIELDS 27
 
 /* The field names in the order of the encoding: site_key, the 24 export
- * columns of schema version 3 in their order, config_sha256. */
+ * columns of schema version 3 in their order, config_sha256, builtin_sha256. */
 extern const char *const proof_field_names[PROOF_FIELDS];
 
 /*

@@ -390,8 +390,15 @@ fail:
 cJSON *
 resolve_config(const cJSON *doc, const struct visitor *v, const struct site_facts *site)
 {
+	return resolve_config_over(doc, NULL, v, site);
+}
+
+cJSON *
+resolve_config_over(const cJSON *doc, const cJSON *builtin, const struct visitor *v,
+                    const struct site_facts *site)
+{
 	cJSON *owned = NULL, *out;
-	const cJSON *builtin, *region, *rules;
+	const cJSON *region, *rules;
 	const char *lang;
 
 	region = resolve_region(doc, v);
@@ -399,6 +406,8 @@ resolve_config(const cJSON *doc, const struct visitor *v, const struct site_fact
 	/* The built-in texts of English and of this language: all it reads. */
 	if (site->doc_is_builtin)
 		builtin = doc;
+	else if (builtin != NULL)
+		;
 	else if ((builtin = owned = defaults_skeleton()) == NULL ||
 	    defaults_texts(owned, lang) != 0) {
 		cJSON_Delete(owned);

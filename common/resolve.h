@@ -35,6 +35,16 @@ cJSON *resolve_config(const cJSON *doc, const struct visitor *v,
                       const struct site_facts *site);
 
 /*
+ * resolve_config() over the given built-in document (a whole one, as
+ * defaults_config() or defaults_from_pieces() give it) instead of the
+ * compiled one: what an entry stored by another build was shown
+ * (consentctl consent receipt).  builtin NULL is resolve_config(); with
+ * site->doc_is_builtin, doc is the built-in document and builtin unused.
+ */
+cJSON *resolve_config_over(const cJSON *doc, const cJSON *builtin, const struct visitor *v,
+                           const struct site_facts *site);
+
+/*
  * The version of what the resolver answers: bumped whenever a change to
  * resolve.c or lang.c changes an answer for some document and visitor, so
  * that answers prepared by an older build are ignored (prepare.c stamps

@@ -179,8 +179,9 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 	    " region, consent_model, regulation, time_to_action_ms, interaction,"
 	    " preferences_opened, banner_load_time_ms, banner_position, page_url,"
 	    " sdk_version, language, resolved_language, browser, os, device_type,"
-	    " country, gpc, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-	    " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)";
+	    " country, gpc, digest, builtin_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+	    " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
+	    " ?25, ?26, ?27, ?28)";
 	static const char visitor[] =
 	    "INSERT OR IGNORE INTO mau_visitors (site_id, month, anon_id_hash)"
 	    " VALUES (?1, ?2, ?3)";
@@ -230,6 +231,7 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 	db_bind_text(q, 25, e->country);
 	sqlite3_bind_int(q, 26, e->gpc != 0);
 	db_bind_text(q, 27, e->digest);
+	db_bind_text(q, 28, e->builtin_sha256);
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		db_log(st->db, "insert consent");
 		goto rollback;

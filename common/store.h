@@ -109,6 +109,7 @@ struct consent_entry {
 	int gpc;                    /* 1: the request carried Sec-GPC: 1 */
 	const char *created_at;     /* UTC ISO 8601 with milliseconds (clock_now) */
 	const char *config_sha256;  /* the site's config_sha256, NULL if none */
+	const char *builtin_sha256; /* defaults_hash() of the storing build */
 	const char *digest;         /* proof_entry_digest() of all of the above */
 };
 
@@ -396,5 +397,26 @@ int store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void 
  */
 int store_report(struct store *st, const char *key, const char *from, const char *to,
                  cJSON **out);
+
+/*
+ * The built-in texts of a build (table builtin_texts): pieces are the
+ * len bytes whose SHA-256 is sha256 (defaults_pieces()).  Recorded INSERT
+ * OR IGNORE by consentctl init and config publish, never by a request.
+ */
+int store_builtin_record(struct store *st, const char *sha256, const char *pieces, size_t len);
+
+/* The pieces recorded under sha256: a new buffer of *len bytes and a NUL
+ * (caller frees it).  STORE_OK, STORE_NOTFOUND, STORE_ERROR. */
+int store_builtin_get(struct store *st, const char *sha256, char **pieces, size_t *len);
+
+/* Every record, oldest first: fn returns STORE_OK to go on (the strings
+ * are valid during the call only). */
+typedef int (*store_builtin_fn)(void *arg, const char *sha256, const char *pieces, size_t len,
+                                const char *recorded_at);
+int store_builtin_each(struct store *st, store_builtin_fn fn, void *arg);
+
+/* How many entries of the site name built-in texts that have no record
+ * (their build never ran init or publish on this database). */
+int store_builtin_missing(struct store *st, const char *key, int64_t *n);
 
 #endif

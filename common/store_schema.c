@@ -67,6 +67,9 @@ static const struct {
 	    " CHECK (digest IS NULL OR length(digest) = 64)"},
 	{"consent_log", "seal_id",
 	    "ALTER TABLE consent_log ADD COLUMN seal_id INTEGER REFERENCES consent_seals(id)"},
+	{"consent_log", "builtin_sha256",
+	    "ALTER TABLE consent_log ADD COLUMN builtin_sha256 TEXT"
+	    " CHECK (builtin_sha256 IS NULL OR length(builtin_sha256) = 64)"},
 	{"configs", "sha256",
 	    "ALTER TABLE configs ADD COLUMN sha256 TEXT"
 	    " CHECK (sha256 IS NULL OR length(sha256) = 64)"},

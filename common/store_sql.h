@@ -75,7 +75,7 @@ int sql_site_rows(struct store *st, const char *key, const char *sql, const char
  * LOG_FROM (l the entry, c its config, s its seal), described by
  * LOG_COLUMN_LIST(the type of categories: ST_JSON for the export, ST_TEXT
  * for the proof, which digests the stored text).  gpc (version 3) and
- * config_sha256, digest, seal (version 4) come last.
+ * config_sha256, digest, seal, builtin_sha256 (version 4) come last.
  */
 #define LOG_COLUMN_LIST(categories_type) \
 	{"created_at", ST_TEXT, 0}, {"anon_id_hash", ST_TEXT, 0}, \
@@ -90,7 +90,8 @@ int sql_site_rows(struct store *st, const char *key, const char *sql, const char
 	{"page_url", ST_TEXT, 1}, {"sdk_version", ST_TEXT, 1}, \
 	{"language", ST_TEXT, 1}, {"resolved_language", ST_TEXT, 1}, \
 	{"gpc", ST_BOOL, 0}, \
-	{"config_sha256", ST_TEXT, 0}, {"digest", ST_TEXT, 0}, {"seal", ST_INT, 0}
+	{"config_sha256", ST_TEXT, 0}, {"digest", ST_TEXT, 0}, {"seal", ST_INT, 0}, \
+	{"builtin_sha256", ST_TEXT, 0}
 #define LOG_FIELDS \
 	"l.created_at AS created_at, l.anon_id_hash AS anon_id_hash," \
 	" l.categories AS categories, l.event_type AS event_type," \
@@ -104,7 +105,8 @@ int sql_site_rows(struct store *st, const char *key, const char *sql, const char
 	" l.banner_position AS banner_position, l.page_url AS page_url," \
 	" l.sdk_version AS sdk_version, l.language AS language," \
 	" l.resolved_language AS resolved_language, l.gpc AS gpc," \
-	" c.sha256 AS config_sha256, l.digest AS digest, s.seq AS seal"
+	" c.sha256 AS config_sha256, l.digest AS digest, s.seq AS seal," \
+	" l.builtin_sha256 AS builtin_sha256"
 #define LOG_FROM \
 	"consent_log l LEFT JOIN configs c ON c.id = l.config_id" \
 	" LEFT JOIN consent_seals s ON s.id = l.seal_id"
@@ -112,6 +114,6 @@ int sql_site_rows(struct store *st, const char *key, const char *sql, const char
 #define LOG_PRUNED_FIELDS \
 	"p.created_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL," \
 	" NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL," \
-	" NULL, NULL, NULL, NULL, p.digest, s.seq"
+	" NULL, NULL, NULL, NULL, p.digest, s.seq, NULL"
 
 #endif

@@ -8,7 +8,7 @@ run init
 succeeds "" "init again on an initialised database: exit 0, silent"
 check test "$(db 'PRAGMA journal_mode')" = wal "WAL mode on after init"
 check test "$(db 'PRAGMA user_version')" = 4 "user_version is the schema's"
-check test "$(db "SELECT count(*) FROM sqlite_master WHERE type = 'table'")" = 13 "all thirteen tables"
+check test "$(db "SELECT count(*) FROM sqlite_master WHERE type = 'table'")" = 14 "all fourteen tables"
 snap
 run init
 check test "$rc" = 0 "init a third time: exit 0"

@@ -103,7 +103,7 @@ check test "$(sed -n 3p "$T/out" | jq -c '[.created_at, .categories, .event_type
 check test "$(sed -n 5p "$T/out" | jq -c '[.categories, .config_version, .time_to_action_ms, .preferences_opened, .device_type]')" = '[{"analytics":false,"necessary":true},1,105,false,"desktop"]' "export: another old entry"
 check test "$(sed -n 7p "$T/out" | jq -c '[.event_type, .device_type, .browser, .os, .language]')" = '["initial","mobile","Firefox","Linux","de-DE"]' "export: a third"
 run consent export up2 --format csv
-check test "$(sed -n 2p "$T/out" | tr -d '\r' | awk -F, '{ print $(NF - 5) "," $(NF - 4) "," $(NF - 3) }')" = "de-DE,," "CSV: an old entry has language, resolved_language (not sent), gpc (empty)"
+check test "$(sed -n 2p "$T/out" | tr -d '\r' | awk -F, '{ print $(NF - 6) "," $(NF - 5) "," $(NF - 4) }')" = "de-DE,," "CSV: an old entry has language, resolved_language (not sent), gpc (empty)"
 run stats up2 --json
 check test "$(jq -c '[.mau, .entries, .by_gpc, .gpc_percent]' "$T/out")" = '[20,20,{"sent":0,"not_sent":0,"not_recorded":20},null]' "stats: old entries are not recorded"
 run site show up1 --json

@@ -64,7 +64,7 @@ run consent export s1
 check test "$rc" = 0 -a ! -s "$T/err" "consent export: exit 0"
 check test "$(wc -l < "$T/out" | tr -d ' ')" = 3 "one line per entry of the site"
 check test "$(jq -s -c 'map(.anon_id_hash)' "$T/out")" = "[\"$h1\",\"$h2\",\"$h3\"]" "oldest first, only this site's entries"
-required='["anon_id_hash","browser","categories","config_sha256","config_version","consent_model","country","created_at","device_type","digest","event_action","event_type","gpc","os","published_version","region","seal"]'
+required='["anon_id_hash","browser","builtin_sha256","categories","config_sha256","config_version","consent_model","country","created_at","device_type","digest","event_action","event_type","gpc","os","published_version","region","seal"]'
 check test "$(sed -n 2p "$T/out" | jq -c 'del(.interaction, .sdk_version) | keys')" = "$required" "the required fields are always present"
 check test "$(sed -n 2p "$T/out" | jq -c '[.event_action, .config_version, .region, .consent_model, .os, .country, .published_version, .gpc]')" = '[null,null,null,null,null,null,0,null]' "unsent required fields are null"
 check test "$(sed -n 2p "$T/out" | jq -c '[.interaction, .sdk_version]')" = '["say \"hi\"","1,2"]' "sent optional fields are present"
@@ -97,10 +97,10 @@ done
 run consent export s1 --format csv
 check test "$rc" = 0 -a ! -s "$T/err" "consent export --format csv: exit 0"
 {
-	printf 'created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language,gpc,config_sha256,digest,seal\r\n'
-	printf '2026-01-01T00:00:00.000Z,%s,"{""analytics"":true,""necessary"":true}",initial,opt_in,3,3,gdpr,opt_in,Chrome,Windows,desktop,DE,,1234.5,accept_all,true,,,"https://x.test/a,b""c\nd",,de-DE,,,,,\r\n' "$h1"
-	printf '2026-02-01T12:00:00.000Z,%s,{},impression,,,0,,,Samsung Internet,,mobile,,,,"say ""hi""",,,,,"1,2",,,,,,\r\n' "$h2"
-	printf '2026-02-01T12:00:00.500Z,%s,"{""analytics"":false}",update,opt_out,,3,,,,,tablet,,us_state_laws,,,false,87,bottom-full,"cr\rhere",,,en,,,,\r\n' "$h3"
+	printf 'created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language,gpc,config_sha256,digest,seal,builtin_sha256\r\n'
+	printf '2026-01-01T00:00:00.000Z,%s,"{""analytics"":true,""necessary"":true}",initial,opt_in,3,3,gdpr,opt_in,Chrome,Windows,desktop,DE,,1234.5,accept_all,true,,,"https://x.test/a,b""c\nd",,de-DE,,,,,,\r\n' "$h1"
+	printf '2026-02-01T12:00:00.000Z,%s,{},impression,,,0,,,Samsung Internet,,mobile,,,,"say ""hi""",,,,,"1,2",,,,,,,\r\n' "$h2"
+	printf '2026-02-01T12:00:00.500Z,%s,"{""analytics"":false}",update,opt_out,,3,,,,,tablet,,us_state_laws,,,false,87,bottom-full,"cr\rhere",,,en,,,,,\r\n' "$h3"
 } > "$T/want.csv"
 if cmp -s "$T/out" "$T/want.csv"; then ok "CSV: header, quoting of commas, quotes, LF and CR, CRLF records"; else notok "CSV differs: $(diff <(od -c "$T/want.csv") <(od -c "$T/out") | head -n 6 | tr '\n' ' ')"; fi
 run consent export s1 --format csv --since 2026-02-01T12:00:00.1Z

@@ -50,11 +50,13 @@ check test "$(db 'PRAGMA integrity_check')" = ok "integrity_check ok"
 check test "$(db 'SELECT count(*) FROM consent_log')" = 300 "every entry kept"
 check test "$(db 'SELECT count(*) FROM consent_log WHERE length(digest) = 64')" = 300 "every entry has its digest"
 check test "$(db 'SELECT count(*) FROM consent_log WHERE seal_id IS NULL')" = 0 "every entry is sealed"
+check test "$(db 'SELECT count(*) FROM consent_log WHERE builtin_sha256 IS NULL')" = 300 "old entries record no built-in texts (NULL: not recorded)"
+check test "$(db 'SELECT count(*) FROM builtin_texts')" = 1 "the upgrade records this build's built-in texts"
 check test "$(db "SELECT group_concat(s.site_key || ':' || c.seq || ':' || c.tree_size) FROM consent_seals c JOIN sites s ON s.id = c.site_id ORDER BY s.site_key")" = "u1:1:150,u2:1:150" "a first seal per site with entries, none for the empty one"
 check test "$(db "SELECT sha256 FROM configs WHERE id = 1")" = "$(db "SELECT document FROM configs WHERE id = 1" | tr -d '\n' | sha256sum | cut -c1-64)" "the published version has its SHA-256"
 db "SELECT $cols FROM consent_log ORDER BY id" > "$T/rows-after"
 if cmp -s "$T/rows-before" "$T/rows-after"; then ok "every old column of every entry unchanged"; else notok "rows changed: $(diff "$T/rows-before" "$T/rows-after" | head -n 3)"; fi
-check test "$(ctl consent export u1 --format csv | head -n 1 | tr -d '\r')" = "created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language,gpc,config_sha256,digest,seal" "CSV: the new columns come last"
+check test "$(ctl consent export u1 --format csv | head -n 1 | tr -d '\r')" = "created_at,anon_id_hash,categories,event_type,event_action,config_version,published_version,region,consent_model,browser,os,device_type,country,regulation,time_to_action_ms,interaction,preferences_opened,banner_load_time_ms,banner_position,page_url,sdk_version,language,resolved_language,gpc,config_sha256,digest,seal,builtin_sha256" "CSV: the new columns come last"
 check test "$(ctl consent export u1 | wc -l | tr -d ' ')" = 150 "export of u1: its 150 entries"
 for k in u1 u2; do
 	run consent verify $k

@@ -43,9 +43,9 @@ check test "$(jq -s -c --arg h "$(hash no-header)" 'map(select(.anon_id_hash == 
 # --- export: CSV -----------------------------------------------------------------
 run consent export s1 --format csv
 head -n 1 "$T/out" | tr -d '\r' | tr ',' '\n' > "$T/cols"
-check test "$(wc -l < "$T/cols" | tr -d ' ')" = 27 "CSV: 27 columns"
+check test "$(wc -l < "$T/cols" | tr -d ' ')" = 28 "CSV: 28 columns"
 check test "$(sed -n 24p "$T/cols")" = gpc "CSV: gpc is the 24th column, after the 23 of version 2"
-check test "$(sed 1d "$T/out" | tr -d '\r' | awk -F, '{ print $(NF - 3) }' | tr '\n' ' ')" = "true false false false false false false false false true " "CSV: gpc true/false per entry (before config_sha256, digest, seal)"
+check test "$(sed 1d "$T/out" | tr -d '\r' | awk -F, '{ print $(NF - 4) }' | tr '\n' ' ')" = "true false false false false false false false false true " "CSV: gpc true/false per entry (before config_sha256, digest, seal, builtin_sha256)"
 
 # --- stats -----------------------------------------------------------------------
 run stats s1 --json

@@ -96,6 +96,10 @@ int ctl_show_site(struct ctl *c, int (*fn)(struct store *, const char *, cJSON *
  * scripts rules --publish (ctl_configs.c).  EXIT_OK or EXIT_FAIL (reported). */
 int ctl_publish_json(struct ctl *c, const char *key, const cJSON *json);
 
+/* Record this build's built-in texts (builtin_texts, INSERT OR IGNORE):
+ * what init and config publish do.  STORE_OK or STORE_ERROR (reported). */
+int ctl_record_builtin(struct ctl *c);
+
 /* ---- output (ctl_output.c): 0 (EXIT_OK) or EXIT_FAIL ---- */
 
 /* A JSON document on stdout, formatted. */

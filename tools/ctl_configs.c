@@ -8,6 +8,7 @@
 #include "configdoc.h"
 #include "ctl.h"
 #include "defaults.h"
+#include "hash.h"
 #include "prepare.h"
 #include "proof.h"
 
@@ -73,6 +74,30 @@ upgrade_proof(struct ctl *c)
 }
 
 int
+ctl_record_builtin(struct ctl *c)
+{
+	size_t len;
+	char *pieces = defaults_pieces(&len), sha[65];
+	int rc = STORE_ERROR;
+
+	if (pieces == NULL)
+		return ctl_say(STORE_ERROR, "out of memory");
+	if (hash_sha256_hex(pieces, len, sha) != 0)
+		goto out;
+	/* A build whose embedded texts are not what its hash was taken of
+	 * would record texts under the wrong key. */
+	if (strcmp(sha, defaults_hash()) != 0) {
+		ctl_say(STORE_ERROR, "the built-in texts of this build do not match their hash "
+		    "%s (a build error)", defaults_hash());
+		goto out;
+	}
+	rc = store_builtin_record(c->st, sha, pieces, len);
+out:
+	free(pieces);
+	return rc;
+}
+
+int
 cmd_init(struct ctl *c)
 {
 	struct store *st = ctl_store(c);
@@ -95,6 +120,8 @@ cmd_init(struct ctl *c)
 	}
 	if (rc == STORE_OK && from > 0 && from < 4)
 		rc = upgrade_proof(c);
+	if (rc == STORE_OK)
+		rc = ctl_record_builtin(c);
 	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, "");
 }
 
@@ -158,6 +185,10 @@ ctl_publish_json(struct ctl *c, const char *key, const cJSON *json)
 	}
 	if (ctl_store(c) == NULL)
 		goto out;
+	if ((rc = ctl_record_builtin(c)) != STORE_OK) {
+		rc = ctl_store_failed(rc, key);
+		goto out;
+	}
 	if ((rc = store_config_publish(c->st, key, doc, &prep.rows, &version)) != STORE_OK) {
 		rc = ctl_store_failed(rc, key);
 		goto out;

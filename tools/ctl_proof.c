@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "ctl.h"
+#include "defaults.h"
 #include "hash.h"
 #include "proof.h"
 #include "resolve.h"
@@ -98,6 +99,7 @@ struct check {
 	char **digests;        /* the current seal's leaves */
 	size_t n, cap;
 	int64_t live, pruned, unsealed;
+	int64_t builtin_missing;  /* entries naming built-in texts not recorded */
 };
 
 static int
@@ -283,6 +285,25 @@ check_config(const cJSON *row, void *arg)
 	return 0;
 }
 
+/* store_builtin_fn: whether a record of built-in texts is the bytes its key
+ * is the SHA-256 of: STORE_OK, 1 (failure recorded), or STORE_ERROR. */
+static int
+check_builtin(void *arg, const char *sha256, const char *pieces, size_t len,
+              const char *recorded_at)
+{
+	struct check *k = arg;
+	char sha[65];
+
+	if (hash_sha256_hex(pieces, len, sha) != 0)
+		return STORE_ERROR;
+	if (strcmp(sha, sha256) != 0) {
+		snprintf(k->failure, sizeof(k->failure), "built-in texts %.64s (recorded %.32s): "
+		    "their pieces do not match their SHA-256", sha256, recorded_at);
+		return 1;
+	}
+	return STORE_OK;
+}
+
 /* The outcome: text (failure on stderr) or JSON on stdout. */
 static int
 verify_report(struct ctl *c, struct check *k, const cJSON *seals, int64_t total)
@@ -303,6 +324,10 @@ verify_report(struct ctl *c, struct check *k, const cJSON *seals, int64_t total)
 			printf("head: seq %lld, tree_size %lld, sealed_at %s, hash %s\n",
 			    (long long)int_of(head, "seq"), (long long)int_of(head, "tree_size"),
 			    text_of(head, "sealed_at"), text_of(head, "hash"));
+		if (k->builtin_missing > 0)
+			printf("built-in texts not recorded: %lld entries name built-in texts that "
+			    "no consentctl init or config publish of their build recorded; their "
+			    "receipts show no texts\n", (long long)k->builtin_missing);
 		return EXIT_OK;
 	}
 	if ((out = cJSON_CreateObject()) == NULL)
@@ -320,6 +345,7 @@ verify_report(struct ctl *c, struct check *k, const cJSON *seals, int64_t total)
 		cJSON_AddNumberToObject(out, "unsealed", (double)k->unsealed);
 		cJSON_AddNumberToObject(out, "seals", cJSON_GetArraySize(seals));
 		cJSON_AddNumberToObject(out, "pruned", (double)k->pruned);
+		cJSON_AddNumberToObject(out, "builtin_not_recorded", (double)k->builtin_missing);
 		cJSON_AddItemToObject(out, "head", head ? cJSON_Duplicate(head, 1) : cJSON_CreateNull());
 	}
 	rc = ctl_print_json(out);
@@ -361,7 +387,13 @@ cmd_consent_verify(struct ctl *c)
 		cJSON_Delete(seals);
 		return EXIT_FAIL;
 	}
-	rc = store_config_versions(c->st, key, check_config, &k);
+	rc = store_builtin_each(c->st, check_builtin, &k);
+	if (rc < 0 || (rc != STORE_OK && k.failure[0] == '\0')) {
+		rc = ctl_store_failed(rc, key);
+		goto out;
+	}
+	if (k.failure[0] == '\0')
+		rc = store_config_versions(c->st, key, check_config, &k);
 	if (rc < 0 || (rc != STORE_OK && k.failure[0] == '\0')) {
 		rc = ctl_store_failed(rc, key);
 		goto out;
@@ -399,6 +431,11 @@ cmd_consent_verify(struct ctl *c)
 		else if (c->head != NULL && !found_head)
 			snprintf(k.failure, sizeof(k.failure), "the recorded head %s is not in "
 			    "the chain of seals", c->head);
+	}
+	if (k.failure[0] == '\0' &&
+	    (rc = store_builtin_missing(c->st, key, &k.builtin_missing)) != STORE_OK) {
+		rc = ctl_store_failed(rc, key);
+		goto out;
 	}
 	rc = verify_report(c, &k, seals, total);
 out:
@@ -530,14 +567,69 @@ member_copy(const cJSON *obj, const char *name)
 }
 
 /*
+ * The built-in document in force for the entry (README "The built-in texts
+ * of an entry"): that of its builtin_sha256 as recorded, checked against
+ * it; the compiled one, with a note, for an entry that records none (stored
+ * before schema version 4).  *builtin NULL with a note and 0: the entry
+ * names built-in texts that were never recorded, nothing is shown.  0, or
+ * -1 (reported).
+ */
+static int
+builtin_of(struct ctl *c, const cJSON *entry, cJSON **builtin, const char **note)
+{
+	const char *sha = text_of(entry, "builtin_sha256");
+	char *pieces = NULL, mine[65];
+	size_t len;
+	int rc;
+
+	*builtin = NULL;
+	*note = NULL;
+	if (*sha == '\0') {
+		*note = "the entry records no built-in texts (stored before schema version 4): "
+		    "shown with the built-in texts of this consentctl, which may differ from "
+		    "those in force when it was stored";
+		if ((*builtin = defaults_config()) == NULL)
+			return ctl_say(-1, "the built-in texts do not parse");
+		return 0;
+	}
+	if ((rc = store_builtin_get(c->st, sha, &pieces, &len)) == STORE_NOTFOUND) {
+		*note = "built-in texts not recorded: the build that stored the entry never ran "
+		    "consentctl init or config publish on this database, so the texts it was "
+		    "shown cannot be given";
+		return 0;
+	}
+	if (rc != STORE_OK)
+		return -1;
+	if (hash_sha256_hex(pieces, len, mine) != 0)
+		goto fail;
+	if (strcmp(mine, sha) != 0) {
+		ctl_say(-1, "built-in texts %s do not match their SHA-256 (consentctl consent "
+		    "verify)", sha);
+		goto fail;
+	}
+	if ((*builtin = defaults_from_pieces(pieces, len)) == NULL) {
+		ctl_say(-1, "built-in texts %s do not parse", sha);
+		goto fail;
+	}
+	free(pieces);
+	return 0;
+fail:
+	free(pieces);
+	return -1;
+}
+
+/*
  * What the visitor was shown with this entry: the entry's published
- * version (the built-in defaults for 0) resolved by the config endpoint's
- * own resolver (resolve.c) for the entry's region and resolved language
- * (its country when it sent no region).  A new object or NULL (reported).
+ * version (the built-in document for 0) resolved by the config endpoint's
+ * own resolver (resolve.c) over the built-in texts in force for the entry
+ * (builtin_of()) for the entry's region and resolved language (its country
+ * when it sent no region).  A new object or NULL (reported).
  */
 static cJSON *
 shown(struct ctl *c, const char *key, const struct site *site, const cJSON *entry)
 {
+	const char *note = NULL;
+	cJSON *builtin = NULL;
 	int64_t version = int_of(entry, "published_version");
 	const char *lang = text_of(entry, "resolved_language");
 	const char *country = text_of(entry, "country");
@@ -561,6 +653,19 @@ shown(struct ctl *c, const char *key, const struct site *site, const cJSON *entr
 			goto out;
 		}
 	}
+	if (builtin_of(c, entry, &builtin, &note) != 0)
+		goto out;
+	if (builtin == NULL) {
+		if ((out = cJSON_CreateObject()) == NULL) {
+			ctl_say(EXIT_FAIL, "out of memory");
+			goto out;
+		}
+		cJSON_AddNumberToObject(out, "version", (double)version);
+		cJSON_AddItemToObject(out, "config_sha256", version > 0 ? cJSON_CreateString(sha) : cJSON_CreateNull());
+		cJSON_AddStringToObject(out, "builtin_sha256", text_of(entry, "builtin_sha256"));
+		cJSON_AddStringToObject(out, "builtin_note", note);
+		goto out;
+	}
 	memset(&v, 0, sizeof(v));
 	v.region = *text_of(entry, "region") ? text_of(entry, "region") : NULL;
 	v.lang = *lang ? lang : *text_of(entry, "language") ? text_of(entry, "language") : NULL;
@@ -570,8 +675,15 @@ shown(struct ctl *c, const char *key, const struct site *site, const cJSON *entr
 	facts.name = site->name;
 	facts.free_tier = site->free_tier;
 	facts.version = version;
-	if ((doc = resolve_document(document)) == NULL ||
-	    (answer = resolve_config(doc, &v, &facts)) == NULL ||
+	/* Nothing published: the built-in document itself was served. */
+	facts.doc_is_builtin = document == NULL;
+	if (document == NULL) {
+		doc = builtin;
+		builtin = NULL;
+	} else {
+		doc = resolve_document(document);
+	}
+	if (doc == NULL || (answer = resolve_config_over(doc, builtin, &v, &facts)) == NULL ||
 	    (out = cJSON_CreateObject()) == NULL) {
 		ctl_say(EXIT_FAIL, "cannot resolve config version %lld of %s", (long long)version, key);
 		goto out;
@@ -583,7 +695,12 @@ shown(struct ctl *c, const char *key, const struct site *site, const cJSON *entr
 	cJSON_AddItemToObject(out, "content", member_copy(answer, "resolvedContent"));
 	cJSON_AddItemToObject(out, "ui", member_copy(answer, "resolvedUi"));
 	cJSON_AddItemToObject(out, "categories", member_copy(answer, "sdkCategories"));
+	cJSON_AddItemToObject(out, "builtin_sha256", *text_of(entry, "builtin_sha256") ?
+	    cJSON_CreateString(text_of(entry, "builtin_sha256")) : cJSON_CreateNull());
+	if (note != NULL)
+		cJSON_AddStringToObject(out, "builtin_note", note);
 out:
+	cJSON_Delete(builtin);
 	cJSON_Delete(answer);
 	cJSON_Delete(doc);
 	free(document);

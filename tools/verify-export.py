@@ -27,7 +27,7 @@ FIELDS = ["created_at", "anon_id_hash", "categories", "event_type", "event_actio
           "os", "device_type", "country", "regulation", "time_to_action_ms",
           "interaction", "preferences_opened", "banner_load_time_ms", "banner_position",
           "page_url", "sdk_version", "language", "resolved_language", "gpc",
-          "config_sha256"]
+          "config_sha256", "builtin_sha256"]
 
 
 def field(name, v):
@@ -151,4 +151,5 @@ def main():
     print("ok %d seals, head %s" % (len(hashes), prev))
 
 
-main()
+if __name__ == "__main__":
+    main()

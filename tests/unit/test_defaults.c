@@ -1,10 +1,12 @@
 /* test_defaults.c: the built-in default config (common/defaults.json, CONTRACT 4 and 5.6). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "defaults.h"
+#include "hash.h"
 #include "unit.h"
 
 /* The built-in categories; every language's texts are test_texts.c's. */
@@ -304,6 +306,26 @@ test_pieces(const cJSON *doc)
 	cJSON_Delete(skel);
 }
 
+/* The recorded form of the built-in texts: the bytes the build hashed, and
+ * parsed back, the same document. */
+static void
+test_recorded(const cJSON *doc)
+{
+	size_t len = 0;
+	char *pieces = defaults_pieces(&len), sha[65];
+	cJSON *back = pieces ? defaults_from_pieces(pieces, len) : NULL;
+
+	CHECK(pieces != NULL && strlen(pieces) == len && hash_sha256_hex(pieces, len, sha) == 0 &&
+	    strcmp(sha, defaults_hash()) == 0, "defaults_pieces(): the bytes of defaults_hash()");
+	CHECK(back != NULL && cJSON_Compare(back, doc, 1), "defaults_from_pieces(): defaults_config()");
+	CHECK(pieces != NULL && defaults_from_pieces(pieces, len - 2) == NULL,
+	    "defaults_from_pieces(): truncated pieces do not parse");
+	CHECK(defaults_from_pieces("x.json\n{}", 9) == NULL,
+	    "defaults_from_pieces(): the document must come first");
+	cJSON_Delete(back);
+	free(pieces);
+}
+
 int
 main(void)
 {
@@ -325,6 +347,7 @@ main(void)
 	test_script_rules(doc);
 	test_content(doc);
 	test_pieces(doc);
+	test_recorded(doc);
 	cJSON_Delete(doc);
 	cJSON_Delete(again);
 	UNIT_DONE();

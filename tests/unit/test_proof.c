@@ -115,7 +115,7 @@ main(void)
 		    "time_to_action_ms=n0.10000000000000001\ninteraction=-\n"
 		    "preferences_opened=n1\nbanner_load_time_ms=n0\nbanner_position=-\n"
 		    "page_url=s6:x\ny\xc3\xbc\"\nsdk_version=-\nlanguage=-\nresolved_language=-\ngpc=n0\n"
-		    "config_sha256=-\n";
+		    "config_sha256=-\nbuiltin_sha256=s64:dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd\n";
 
 		memset(&e, 0, sizeof(e));
 		e.created_at = "2026-11-24T00:00:00.123Z";
@@ -132,6 +132,7 @@ main(void)
 		e.preferences_opened = (struct store_value){ SV_INT, NULL, 1, 0 };
 		e.banner_load_time_ms = (struct store_value){ SV_REAL, NULL, 0, -0.0 };
 		e.page_url = (struct store_value){ SV_TEXT, "x\ny\xc3\xbc\"", 0, 0 };
+		e.builtin_sha256 = "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd";
 		hash_sha256_hex(text, strlen(text), want);
 		CHECK(proof_entry_digest("demo", &e, a) == 0 && strcmp(a, want) == 0,
 		    "entry digest: SHA-256 of the documented encoding (lengths in bytes, %.17g, -0 as 0)");
@@ -140,13 +141,17 @@ main(void)
 		    "\"config_version\":3,\"published_version\":3,\"browser\":\"Firefox\",\"os\":null,"
 		    "\"device_type\":\"desktop\",\"country\":\"DE\",\"time_to_action_ms\":0.1,"
 		    "\"preferences_opened\":true,\"banner_load_time_ms\":0,\"page_url\":\"x\\ny\\u00fc\\\"\","
-		    "\"gpc\":false,\"config_sha256\":null}");
+		    "\"gpc\":false,\"config_sha256\":null,\"builtin_sha256\":\"dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd\"}");
 		CHECK(row != NULL && proof_row_digest("demo", row, b) == 0 && strcmp(b, want) == 0,
 		    "the same digest from an export row (booleans as 1/0, absent as none, categories re-serialised)");
 		cJSON_Delete(row);
 		e.gpc = 1;
 		CHECK(proof_entry_digest("demo", &e, a) == 0 && strcmp(a, want) != 0, "gpc changes the digest");
 		e.gpc = 0;
+		e.builtin_sha256 = NULL;
+		CHECK(proof_entry_digest("demo", &e, a) == 0 && strcmp(a, want) != 0,
+		    "builtin_sha256 changes the digest (none is written -)");
+		e.builtin_sha256 = "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd";
 		CHECK(proof_entry_digest("demo2", &e, a) == 0 && strcmp(a, want) != 0, "the site key changes the digest");
 	}
 
