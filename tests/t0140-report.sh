@@ -85,31 +85,46 @@ run report recent --since "$today" --json
 is '[.period.days, .totals.entries]' '[1,3]' "--since alone ends today"
 
 # --- the page --------------------------------------------------------------
-run report shop "${P[@]}"
-check test "$rc" = 0 -a ! -s "$T/err" "report: exit 0, nothing on stderr"
-html=$T/out
-cp "$html" "$T/report.html"
-check test "$(grep -c '<script type="application/json" id="report-data">' "$html")" = 1 "one JSON data element"
-sed -n 's|.*<script type="application/json" id="report-data">\(.*\)</script>.*|\1|p' "$html" > "$T/embedded"
-if cmp -s <(jq -S "$strip" "$T/embedded") <(ctl report shop "${P[@]}" --json | jq -S "$strip"); then
-	ok "the page holds the same JSON as --json"
-else
-	notok "the page holds other JSON than --json"
+# A consentctl built without the page (no node_modules: npm ci) says so; a
+# user's checkout without them skips these checks, CI fails them.
+page=1
+if ! ctl report shop "${P[@]}" >/dev/null 2>"$T/perr" && grep -q 'built without the report template' "$T/perr"; then
+	page=0
+	if [ "${CI:-}" = true ]; then
+		notok "consentctl was built without the report page under CI (npm ci, then make)"
+	else
+		skip "consentctl was built without the report page (npm ci, then make): the page's checks are not run"
+	fi
 fi
-check test "$(grep -o '</script' "$html" | wc -l)" = 2 "only the page's two script elements end: the name's </script> is escaped"
-check grep -qF '\u003c/script\u003e\u003cb\u003eShop\u003c/b\u003e \u0026' "$html" "<, > and & of the data are \\u escapes"
-check sh -c "! grep -qF '</script><img' '$html'" "the recorded page URL's markup is not in the page as markup"
-check grep -qF '\u2028' "$html" "U+2028 of the data is a \\u escape"
-check sh -c "! grep -q \"\$(printf '\342\200\250')\" '$html'" "no raw U+2028 in the page"
-check grep -qF "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';" "$html" "the page forbids itself every request (CSP default-src 'none')"
-check sh -c "! grep -Eqi '<(script|link|img|iframe)[^>]* (src|href)=' '$html'" "the page loads no file: no src or href on a script, link, img or iframe"
+if [ "$page" = 1 ]; then
+	run report shop "${P[@]}"
+	check test "$rc" = 0 -a ! -s "$T/err" "report: exit 0, nothing on stderr"
+	html=$T/out
+	cp "$html" "$T/report.html"
+	check test "$(grep -c '<script type="application/json" id="report-data">' "$html")" = 1 "one JSON data element"
+	sed -n 's|.*<script type="application/json" id="report-data">\(.*\)</script>.*|\1|p' "$html" > "$T/embedded"
+	if cmp -s <(jq -S "$strip" "$T/embedded") <(ctl report shop "${P[@]}" --json | jq -S "$strip"); then
+		ok "the page holds the same JSON as --json"
+	else
+		notok "the page holds other JSON than --json"
+	fi
+	check test "$(grep -o '</script' "$html" | wc -l)" = 2 "only the page's two script elements end: the name's </script> is escaped"
+	check grep -qF '\u003c/script\u003e\u003cb\u003eShop\u003c/b\u003e \u0026' "$html" "<, > and & of the data are \\u escapes"
+	check sh -c "! grep -qF '</script><img' '$html'" "the recorded page URL's markup is not in the page as markup"
+	check grep -qF '\u2028' "$html" "U+2028 of the data is a \\u escape"
+	check sh -c "! grep -q \"\$(printf '\342\200\250')\" '$html'" "no raw U+2028 in the page"
+	check grep -qF "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';" "$html" "the page forbids itself every request (CSP default-src 'none')"
+	check sh -c "! grep -Eqi '<(script|link|img|iframe)[^>]* (src|href)=' '$html'" "the page loads no file: no src or href on a script, link, img or iframe"
+fi
 
 # --- errors --------------------------------------------------------------
 snap
 run report nope --json
 fails 1 "unknown site: nope" "an unknown site: exit 1"
-run report shop --since 2025-01-01 --until 2025-01-31
-fails 1 "no consent entries for shop from 2025-01-01 to 2025-01-31 (UTC): nothing to report" "an empty period: exit 1, one line"
+if [ "$page" = 1 ]; then
+	run report shop --since 2025-01-01 --until 2025-01-31
+	fails 1 "no consent entries for shop from 2025-01-01 to 2025-01-31 (UTC): nothing to report" "an empty period: exit 1, one line"
+fi
 run report shop --since 2025-01-01 --until 2025-01-31 --json
 fails 1 "no consent entries for shop from 2025-01-01 to 2025-01-31 (UTC): nothing to report" "an empty period with --json: the same"
 for d in 2026-02-30 2026-13-01 2026-00-10 2026-1-01 yesterday 1969-12-31 2026-10-01T00:00:00Z "" 20261001 2026-10-01x; do
@@ -138,5 +153,6 @@ unchanged "report changes nothing in the database"
 # with a message naming npm ci, and report --json still works.
 check sh -c "cd '$TOP' && make -n B='$T/nobuild' ESBUILD=/nonexistent/esbuild '$T/nobuild/gen/report_data.c' | grep -q 'embed.sh report_template /dev/null'" \
     "make without esbuild embeds an empty report template"
+[ "$page" = 0 ] ||
 check sh -c "cd '$TOP' && make -n B='$T/nobuild' '$T/nobuild/gen/report_data.c' | grep -q 'embed.sh report_template build/report/report.html'" \
     "make with esbuild and node_modules embeds build/report/report.html"

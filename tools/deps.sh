@@ -1,13 +1,15 @@
 #!/bin/sh
 # deps.sh: install every Debian package the project builds, tests, serves and
 # benchmarks with (run as root; apt-get update first).  The single list of
-# dependencies: .ci/run and the README both call this.  Then the npm
+# dependencies: .ci/run and the README both call this (python3 runs the
+# third party's verifier, tools/verify-export.py, in the tests).  Then the npm
 # packages of the browser tests (package-lock.json) with `npm ci`.
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
-  sqlite3 jq curl valgrind strace
+  sqlite3 jq curl valgrind strace time
+  python3
   libmaxmind-db-writer-perl mmdb-bin
   lighttpd lighttpd-modules-lua
   apache2 libapache2-mod-qos libpcre3
