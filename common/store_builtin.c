@@ -119,23 +119,7 @@ store_builtin_missing(struct store *st, const char *key, int64_t *n)
 	    "SELECT count(*) FROM consent_log l WHERE l.site_id = ?1"
 	    " AND l.builtin_sha256 IS NOT NULL AND NOT EXISTS"
 	    " (SELECT 1 FROM builtin_texts b WHERE b.sha256 = l.builtin_sha256)";
-	sqlite3_stmt *q = NULL;
-	int64_t id;
-	int rc;
 
 	*n = 0;
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
-		return rc;
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	sqlite3_bind_int64(q, 1, id);
-	rc = STORE_ERROR;
-	if (sqlite3_step(q) == SQLITE_ROW) {
-		*n = sqlite3_column_int64(q, 0);
-		rc = STORE_OK;
-	} else {
-		db_log(st->db, "built-in texts not recorded");
-	}
-	sqlite3_finalize(q);
-	return rc;
+	return sql_site_int64(st, key, sql, n, "built-in texts not recorded");
 }

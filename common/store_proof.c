@@ -74,24 +74,8 @@ int
 store_consent_count(struct store *st, const char *key, int64_t *n)
 {
 	static const char sql[] = "SELECT count(*) FROM consent_log WHERE site_id = ?1";
-	sqlite3_stmt *q = NULL;
-	int64_t id;
-	int rc;
 
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
-		return rc;
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	sqlite3_bind_int64(q, 1, id);
-	rc = STORE_ERROR;
-	if (sqlite3_step(q) == SQLITE_ROW) {
-		*n = sqlite3_column_int64(q, 0);
-		rc = STORE_OK;
-	} else {
-		db_log(st->db, "count entries");
-	}
-	sqlite3_finalize(q);
-	return rc;
+	return sql_site_int64(st, key, sql, n, "count entries");
 }
 
 static const struct store_column seal_columns[] = {
@@ -118,23 +102,13 @@ seal_id(struct store *st, int64_t site, int64_t seq, int64_t *id)
 	static const char sql[] =
 	    "SELECT id FROM consent_seals WHERE site_id = ?1 AND seq = ?2";
 	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR;
+	int rc;
 
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
 	sqlite3_bind_int64(q, 2, seq);
-	switch (sqlite3_step(q)) {
-	case SQLITE_ROW:
-		*id = sqlite3_column_int64(q, 0);
-		rc = STORE_OK;
-		break;
-	case SQLITE_DONE:
-		rc = STORE_NOTFOUND;
-		break;
-	default:
-		db_log(st->db, "seal lookup");
-	}
+	rc = sql_int64(st, q, id, "seal lookup");
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -494,18 +468,6 @@ wal_truncate(struct store *st)
 	return STORE_ERROR;
 }
 
-/* The one-integer answer of q: 0 or -1 (reported). */
-static int
-one_int(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
-{
-	if (sqlite3_step(q) != SQLITE_ROW) {
-		db_log(st->db, what);
-		return -1;
-	}
-	*v = sqlite3_column_int64(q, 0);
-	return 0;
-}
-
 /*
  * The visitor's entries are found first without the write lock (the log
  * has no index on anon_id_hash, which every insert would pay for, so this
@@ -551,7 +513,7 @@ store_consent_erase(struct store *st, const char *key, const char *anon_id_hash,
 		db_log(st->db, "begin");
 		return STORE_ERROR;
 	}
-	if (db_prepare(st->db, max_sql, &q) != 0 || one_int(st, q, &max, "erase") != 0)
+	if (db_prepare(st->db, max_sql, &q) != 0 || sql_int64(st, q, &max, "erase") != STORE_OK)
 		goto read_fail;
 	sqlite3_finalize(q);
 	if (db_prepare(st->db, find_sql, &q) != 0)
@@ -670,7 +632,7 @@ store_purge_entries(struct store *st, const char *key, const char *cutoff,
 			return STORE_ERROR;
 		sqlite3_bind_int64(q, 1, site);
 		db_bind_text(q, 2, cutoff);
-		if (one_int(st, q, done, "purge count") == 0)
+		if (sql_int64(st, q, done, "purge count") == STORE_OK)
 			rc = STORE_OK;
 		sqlite3_finalize(q);
 		return rc;
@@ -715,7 +677,7 @@ store_purge_visitors(struct store *st, const char *month, size_t max,
 		return STORE_ERROR;
 	db_bind_text(q, 1, month);
 	if (dry_run) {
-		if (one_int(st, q, done, "purge visitors") == 0)
+		if (sql_int64(st, q, done, "purge visitors") == STORE_OK)
 			rc = STORE_OK;
 		sqlite3_finalize(q);
 		return rc;

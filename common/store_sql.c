@@ -225,20 +225,32 @@ sql_change_one(struct store *st, const char *sql, const char *const *texts, int 
 	return rc;
 }
 
+/* sql prepared in *q with ?1 bound to the id of the site with this key:
+ * STORE_OK (the caller finalizes *q), STORE_NOTFOUND, STORE_ERROR. */
+static int
+site_prepare(struct store *st, const char *key, const char *sql, sqlite3_stmt **q)
+{
+	int64_t id;
+	int rc;
+
+	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
+		return rc;
+	if (db_prepare(st->db, sql, q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(*q, 1, id);
+	return STORE_OK;
+}
+
 int
 sql_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
               const struct store_column *cols, size_t n, store_row_fn fn,
               void *arg, const char *what)
 {
 	sqlite3_stmt *q = NULL;
-	int64_t id;
 	int rc;
 
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
+	if ((rc = site_prepare(st, key, sql, &q)) != STORE_OK)
 		return rc;
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	sqlite3_bind_int64(q, 1, id);
 	db_bind_text(q, 2, text2);
 	rc = sql_walk(st, q, cols, n, fn, arg, what);
 	sqlite3_finalize(q);
@@ -246,26 +258,45 @@ sql_site_rows(struct store *st, const char *key, const char *sql, const char *te
 }
 
 int
+sql_int64(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
+{
+	switch (sqlite3_step(q)) {
+	case SQLITE_ROW:
+		*v = sqlite3_column_int64(q, 0);
+		return STORE_OK;
+	case SQLITE_DONE:
+		return STORE_NOTFOUND;
+	default:
+		db_log(st->db, what);
+		return STORE_ERROR;
+	}
+}
+
+int
 sql_site_id(struct store *st, const char *key, int64_t *id)
 {
 	static const char sql[] = "SELECT id FROM sites WHERE site_key = ?1";
 	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR;
+	int rc;
 
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	db_bind_text(q, 1, key);
-	switch (sqlite3_step(q)) {
-	case SQLITE_ROW:
-		*id = sqlite3_column_int64(q, 0);
-		rc = STORE_OK;
-		break;
-	case SQLITE_DONE:
-		rc = STORE_NOTFOUND;
-		break;
-	default:
-		db_log(st->db, "site lookup");
-	}
+	rc = sql_int64(st, q, id, "site lookup");
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int
+sql_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
+               const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if ((rc = site_prepare(st, key, sql, &q)) != STORE_OK)
+		return rc;
+	rc = sql_int64(st, q, v, what);
 	sqlite3_finalize(q);
 	return rc;
 }

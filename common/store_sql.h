@@ -58,8 +58,19 @@ int sql_change(struct store *st, sqlite3_stmt *q, const char *what);
 int sql_change_one(struct store *st, const char *sql, const char *const *texts,
                    int n, const char *what);
 
+/* The integer in the first column of q's first row into *v: STORE_OK,
+ * STORE_NOTFOUND when q gives no row, or STORE_ERROR (reported as what).
+ * Does not finalize q. */
+int sql_int64(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what);
+
 /* The id of the site with this key: STORE_OK, STORE_NOTFOUND, STORE_ERROR. */
 int sql_site_id(struct store *st, const char *key, int64_t *id);
+
+/* The one integer (a count) that sql answers for one site (sql_int64):
+ * sql's ?1 is the id of the site with this key.  STORE_NOTFOUND for an
+ * unknown site. */
+int sql_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
+                   const char *what);
 
 /* The rows of a listing of one site (sql_walk): sql's ?1 is the id of the
  * site with this key, ?2 is text2 (NULL: SQL NULL).  STORE_NOTFOUND for an

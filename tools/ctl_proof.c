@@ -528,6 +528,25 @@ as_export(const cJSON *row)
 	return e;
 }
 
+/*
+ * The operands of a command on one visitor's entries (find, receipt,
+ * erase): the site key checked, the hash of --anon-id in hash, and the
+ * store open.  EXIT_OK, EXIT_USAGE or EXIT_FAIL (reported).
+ */
+static int
+visitor_args(struct ctl *c, char hash[65])
+{
+	int rc;
+
+	if (ctl_check_key(c->operands[0]) != 0)
+		return EXIT_USAGE;
+	if ((rc = ctl_check_anon_id(c, hash)) != 0)
+		return rc;
+	if (ctl_store(c) == NULL)
+		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
 static int
 print_found(const cJSON *row, void *arg)
 {
@@ -549,10 +568,8 @@ cmd_consent_find(struct ctl *c)
 	char hash[65];
 	int rc;
 
-	if (ctl_check_key(key) != 0 || (rc = ctl_check_anon_id(c, hash)) == EXIT_USAGE)
-		return EXIT_USAGE;
-	if (rc != 0 || ctl_store(c) == NULL)
-		return EXIT_FAIL;
+	if ((rc = visitor_args(c, hash)) != EXIT_OK)
+		return rc;
 	rc = store_consent_find(c->st, key, hash, print_found, NULL);
 	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, key);
 }
@@ -837,10 +854,8 @@ cmd_consent_receipt(struct ctl *c)
 	char hash[65];
 	int rc;
 
-	if (ctl_check_key(key) != 0 || (rc = ctl_check_anon_id(c, hash)) == EXIT_USAGE)
-		return EXIT_USAGE;
-	if (rc != 0 || ctl_store(c) == NULL)
-		return EXIT_FAIL;
+	if ((rc = visitor_args(c, hash)) != EXIT_OK)
+		return rc;
 	if (store_snapshot(c->st, 1) != STORE_OK)
 		return EXIT_FAIL;
 	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK) {
@@ -897,10 +912,8 @@ cmd_consent_erase(struct ctl *c)
 	int64_t n;
 	int rc;
 
-	if (ctl_check_key(key) != 0 || (rc = ctl_check_anon_id(c, hash)) == EXIT_USAGE)
-		return EXIT_USAGE;
-	if (rc != 0 || ctl_store(c) == NULL)
-		return EXIT_FAIL;
+	if ((rc = visitor_args(c, hash)) != EXIT_OK)
+		return rc;
 	if ((rc = store_consent_erase(c->st, key, hash, &n)) != STORE_OK)
 		return ctl_store_failed(rc, key);
 	printf("%lld\n", (long long)n);
