@@ -149,6 +149,8 @@ variant_pristine() { # name dir
 		    --domain bench.example --mau-cap 1000000000 >/dev/null &&
 		"$vctl" --db "$W/empty-pristine-$1.db" config publish bench \
 		    bench/fixtures/config.json >/dev/null &&
+		"$vctl" --db "$W/empty-pristine-$1.db" site add builtin --name "Built-in site" \
+		    --domain bench.example --mau-cap 1000000000 >/dev/null &&
 		sqlite3 "$W/empty-pristine-$1.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null ||
 		    die "$vctl cannot make the variant's database"
 	else
