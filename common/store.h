@@ -152,13 +152,21 @@ int store_site_add(struct store *st, const char *key, const char *name,
                    int free_tier, int64_t mau_cap,
                    const char *const *hosts, size_t n);
 
-/* Change what is given: name NULL, free_tier -1, mau_cap_set 0 leave that
- * field alone; mau_cap -1 with mau_cap_set clears the site's own cap. */
-int store_site_set(struct store *st, const char *key, const char *name,
-                   int free_tier, int mau_cap_set, int64_t mau_cap);
+/* What consentctl site set changes: name NULL, free_tier -1, mau_cap_set 0
+ * and retention_set 0 leave that field alone; mau_cap -1 with mau_cap_set
+ * clears the site's own cap, retention_days -1 with retention_set its
+ * retention (entries kept for ever). */
+struct site_change {
+	const char *name;
+	int free_tier;
+	int mau_cap_set;
+	int64_t mau_cap;
+	int retention_set;
+	int64_t retention_days;
+};
+/* Apply ch in one statement: all of it or nothing. */
+int store_site_set(struct store *st, const char *key, const struct site_change *ch);
 int store_site_pause(struct store *st, const char *key, int paused);
-/* The site's retention in days, or -1: none (entries kept for ever). */
-int store_site_retention(struct store *st, const char *key, int64_t days);
 
 /*
  * Listings reach consentctl as rows: JSON objects whose members are the

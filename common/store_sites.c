@@ -55,12 +55,12 @@ out:
 }
 
 int
-store_site_set(struct store *st, const char *key, const char *name,
-               int free_tier, int mau_cap_set, int64_t mau_cap)
+store_site_set(struct store *st, const char *key, const struct site_change *ch)
 {
 	static const char sql[] =
 	    "UPDATE sites SET name = coalesce(?2, name), tier = coalesce(?3, tier),"
-	    " mau_cap = CASE WHEN ?4 THEN ?5 ELSE mau_cap END"
+	    " mau_cap = CASE WHEN ?4 THEN ?5 ELSE mau_cap END,"
+	    " retention_days = CASE WHEN ?6 THEN ?7 ELSE retention_days END"
 	    " WHERE site_key = ?1";
 	sqlite3_stmt *q = NULL;
 	int rc;
@@ -68,30 +68,14 @@ store_site_set(struct store *st, const char *key, const char *name,
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	db_bind_text(q, 1, key);
-	db_bind_text(q, 2, name);
-	db_bind_text(q, 3, free_tier < 0 ? NULL : free_tier ? "free" : "paid");
-	sqlite3_bind_int(q, 4, mau_cap_set != 0);
-	if (mau_cap >= 0)
-		sqlite3_bind_int64(q, 5, mau_cap);
-	rc = sql_change(st, q, "site set");
-	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
-		rc = STORE_NOTFOUND;
-	sqlite3_finalize(q);
-	return rc;
-}
-
-int
-store_site_retention(struct store *st, const char *key, int64_t days)
-{
-	static const char sql[] = "UPDATE sites SET retention_days = ?2 WHERE site_key = ?1";
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	if (days > 0)
-		sqlite3_bind_int64(q, 2, days);
+	db_bind_text(q, 2, ch->name);
+	db_bind_text(q, 3, ch->free_tier < 0 ? NULL : ch->free_tier ? "free" : "paid");
+	sqlite3_bind_int(q, 4, ch->mau_cap_set != 0);
+	if (ch->mau_cap >= 0)
+		sqlite3_bind_int64(q, 5, ch->mau_cap);
+	sqlite3_bind_int(q, 6, ch->retention_set != 0);
+	if (ch->retention_days > 0)
+		sqlite3_bind_int64(q, 7, ch->retention_days);
 	rc = sql_change(st, q, "site set");
 	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
 		rc = STORE_NOTFOUND;

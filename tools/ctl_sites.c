@@ -51,8 +51,8 @@ int
 cmd_site_set(struct ctl *c)
 {
 	const char *key = c->operands[0];
-	int free_tier = -1, rc;
-	int64_t cap = -1, days = -1;
+	struct site_change ch = {c->name, -1, c->mau_cap != NULL, -1, c->retention != NULL, -1};
+	int rc;
 
 	if (ctl_check_key(key) != 0)
 		return EXIT_USAGE;
@@ -60,15 +60,13 @@ cmd_site_set(struct ctl *c)
 		return ctl_say(EXIT_USAGE, "site set needs --name, --tier, --mau-cap or "
 		    "--retention-days");
 	if ((c->name != NULL && ctl_check_name(c->name) != 0) ||
-	    (c->tier != NULL && ctl_check_tier(c->tier, &free_tier) != 0) ||
-	    (c->mau_cap != NULL && ctl_check_cap(c->mau_cap, &cap) != 0) ||
-	    (c->retention != NULL && ctl_check_retention(c->retention, &days) != 0))
+	    (c->tier != NULL && ctl_check_tier(c->tier, &ch.free_tier) != 0) ||
+	    (c->mau_cap != NULL && ctl_check_cap(c->mau_cap, &ch.mau_cap) != 0) ||
+	    (c->retention != NULL && ctl_check_retention(c->retention, &ch.retention_days) != 0))
 		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
-	rc = store_site_set(c->st, key, c->name, free_tier, c->mau_cap != NULL, cap);
-	if (rc == STORE_OK && c->retention != NULL)
-		rc = store_site_retention(c->st, key, days);
+	rc = store_site_set(c->st, key, &ch);
 	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, key);
 }
 
