@@ -41,29 +41,48 @@ ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS)
 DEPDIR     = $(B)/obj/dep
 DEPFLAGS   = -MMD -MP -MF $(DEPDIR)/$(subst /,-,$(patsubst $(B)/%,%,$@)).d
 
-# STATIC=1 (the default) links SQLite, libcrypto and libmaxminddb from the
-# static archives of their Debian -dev packages: every request is a new
-# process, and loading libcrypto.so and libsqlite3.so cost it 1 to 4 ms
-# (docs/performance.md).  cJSON has no archive in Debian and stays shared.
+# STATIC=1 (the default) links fully static when tools/static-libs.sh has
+# made its two archives in STATIC_DIR and they are current (made from the
+# installed libsqlite3-dev and libcjson-dev; tools/deps.sh runs it): a lean
+# SQLite and cJSON, each built from Debian's own source package, beside the
+# static libcrypto and libmaxminddb of their -dev packages.  Every request
+# is a new process: with no dynamic loader, no shared glibc and no
+# relocations at start it costs 1.5 to 3 ms less than with shared
+# libraries, and the lean SQLite 0.1 to 0.2 ms less again
+# (docs/performance.md).  Without those archives make says so in one line
+# and links SQLite, libcrypto and libmaxminddb from Debian's archives, cJSON
+# and glibc shared; with CJSON_A, a libcjson.a of your own, it links fully
+# static with Debian's SQLite.  The linker's warnings about getaddrinfo and
+# dlopen in static programs do not apply: MMDB_lookup_string resolves
+# numeric addresses only, and nothing dlopens.
 # STATIC=0 links everything shared; the sanitizer build (SAN=1) always does.
+# HASH_EVP=1 hashes through OpenSSL's EVP interface instead of its
+# low-level SHA-256 functions (hash.c), as a build against an OpenSSL
+# without them does.
+STATIC_DIR ?= build/static
 ifeq ($(SAN),1)
 STATIC = 0
 endif
 STATIC ?= 1
+STATIC_ARCHIVES =
 ifeq ($(STATIC),1)
-# With CJSON_A, a libcjson.a built from Debian's cJSON source (bench/cjson.sh
-# makes one; `make bench` uses it), the binaries are fully static: no dynamic
-# loader, no shared glibc, no relocations at start, about 1.5 to 3 ms less
-# per request again (docs/performance.md).  The linker's warnings about
-# getaddrinfo and dlopen in static programs do not apply:
-# MMDB_lookup_string resolves numeric addresses only, and nothing dlopens.
-ifneq ($(CJSON_A),)
+STATIC_CURRENT := $(shell sh tools/static-libs.sh --check '$(STATIC_DIR)' && echo yes)
+ifeq ($(STATIC_CURRENT),yes)
+STATIC_ARCHIVES = $(STATIC_DIR)/libsqlite3.a $(or $(CJSON_A),$(STATIC_DIR)/libcjson.a)
+LIBS = -static $(STATIC_ARCHIVES) -lcrypto -lmaxminddb -lm -lpthread -ldl
+else ifneq ($(CJSON_A),)
 LIBS = -static -lsqlite3 -lcrypto -lmaxminddb $(CJSON_A) -lm -lpthread -ldl
 else
 LIBS = -Wl,-Bstatic -lsqlite3 -lcrypto -lmaxminddb -Wl,-Bdynamic -lcjson -lm -lpthread -ldl
+ifneq ($(filter-out clean bench bench-sdk fuzz,$(or $(MAKECMDGOALS),all)),)
+$(info make: no current static archives in $(STATIC_DIR) (sh tools/static-libs.sh makes them): not fully static, cJSON and glibc stay shared)
+endif
 endif
 else
 LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lm
+endif
+ifeq ($(HASH_EVP),1)
+CPPFLAGS += -DHASH_EVP
 endif
 
 ifeq ($(SAN),1)
@@ -191,7 +210,7 @@ $(LIB): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/cgi-bin/%: cgi-bin/%.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
+$(B)/cgi-bin/%: cgi-bin/%.c $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
 
@@ -200,11 +219,11 @@ $(B)/obj/tools/%.o: tools/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # consentctl alone holds the report page (report_data.o, not in the library).
-$(CTL): $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB)
+$(CTL): $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB) $(STATIC_ARCHIVES)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB) $(LIBS)
 
-$(B)/tests/unit/%: tests/unit/%.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
+$(B)/tests/unit/%: tests/unit/%.c $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) -iquote tests/unit $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
 
