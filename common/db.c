@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,6 +80,29 @@ wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 }
 
 /*
+ * How a writer's commit reaches the disk, from CONSENT_SYNC (README
+ * "Settings"): unset, empty or "full" keep SQLite's synchronous=FULL, where
+ * every commit waits for fdatasync of the WAL, so a 201 means the entry is
+ * on disk; "normal" gives synchronous=NORMAL, where commits skip it and the
+ * WAL is synced only at checkpoints: a crash of the process still loses
+ * nothing, but a crash of the machine or a power cut can lose the last
+ * commits already answered.  Anything else is reported in one line and
+ * counts as "full".  Returns 1 for NORMAL, 0 for FULL.
+ */
+static int
+sync_normal(void)
+{
+	const char *v = getenv("CONSENT_SYNC");
+
+	if (v == NULL || *v == '\0' || strcasecmp(v, "full") == 0)
+		return 0;
+	if (strcasecmp(v, "normal") == 0)
+		return 1;
+	log_error("CONSENT_SYNC is neither full nor normal; using full");
+	return 0;
+}
+
+/*
  * One way in (Fossil db.c): explicit open flags, no shared cache, no URI
  * filenames, and the connection hardened before the first statement runs.
  * Without SQLITE_OPEN_CREATE a missing file is an error: the endpoints
@@ -123,11 +148,13 @@ db_open(const char *path, int flags, sqlite3 **out)
 	 * this each close would checkpoint the whole WAL into the database
 	 * (three more fsyncs per request).  The WAL is checkpointed instead by
 	 * the WAL hook above (wal_checkpoint), once a commit leaves
-	 * WAL_CHECKPOINT_FRAMES frames in it.  Commits stay synchronous=FULL:
-	 * a 201 means the entry is on disk. */
+	 * WAL_CHECKPOINT_FRAMES frames in it.  Commits stay synchronous=FULL
+	 * (a 201 means the entry is on disk) unless CONSENT_SYNC says normal. */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (writer &&
-	    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
+	    (sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK ||
+	     (sync_normal() &&
+	      sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK))) {
 		db_log(db, path);
 		sqlite3_close(db);
 		return -1;

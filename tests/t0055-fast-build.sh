@@ -1,0 +1,82 @@
+#!/bin/bash
+# t0055-fast-build.sh: the default build is the fast one (issue 14): fully
+# static binaries linking the lean SQLite of tools/static-libs.sh, whose
+# commits use fdatasync (configure's sqlite_cfg.h: without it SQLite falls
+# back to fsync, and to sleeps of whole seconds, which test_sqlite checks);
+# and CONSENT_SYNC: a commit waits for fdatasync unless it says normal.
+. "$(dirname "$0")/setup.sh"
+
+# Static: only for the default build (the sanitizer build links shared).
+if [ "${SANITIZED:-0}" = 1 ]; then
+	skip "the sanitizer build links shared libraries: no static check"
+elif ! sh "$TOP/tools/static-libs.sh" --check "$TOP/build/static" 2>/dev/null; then
+	if [ "${CI:-}" = true ]; then
+		notok "no current static archives in build/static (sh tools/static-libs.sh): required when CI=true"
+	else
+		skip "no current static archives in build/static (sh tools/static-libs.sh): the build is not fully static"
+	fi
+else
+	for b in cgi-bin/config cgi-bin/consent cgi-bin/scripts tools/consentctl; do
+		if LC_ALL=C readelf -lW "$BUILD/$b" 2>/dev/null | grep -q 'Requesting program interpreter\|INTERP'; then
+			notok "$b is dynamically linked"
+		elif ! LC_ALL=C readelf -hW "$BUILD/$b" 2>/dev/null | grep -q 'Type:.*EXEC\|Type:.*DYN'; then
+			notok "$b is not an executable readelf can read"
+		else
+			ok "$b is fully static (no program interpreter)"
+		fi
+	done
+	# SQLite keeps its compile options as strings: the lean set is linked.
+	check grep -aq OMIT_PROGRESS_CALLBACK "$BUILD/cgi-bin/consent" "consent links the lean SQLite (OMIT_PROGRESS_CALLBACK)"
+	check grep -aq THREADSAFE=0 "$BUILD/cgi-bin/config" "config links the lean SQLite (THREADSAFE=0)"
+fi
+
+site s1
+# commit_syncs NAME [VAR=value]...: one consent POST through the consent
+# binary under strace; leaves the sync calls it made in $T/NAME.sync and the
+# status in $T/status.
+commit_syncs() {
+	local name=$1
+	shift
+	printf '{"site_key":"s1","anon_id":"%s","categories":{"necessary":true},"event_type":"initial"}' \
+	    "sync-$name" > "$T/request"
+	env -i REQUEST_METHOD=POST QUERY_STRING= GATEWAY_INTERFACE=CGI/1.1 \
+	    SERVER_PROTOCOL=HTTP/1.1 SCRIPT_NAME=/functions/v1/consent REMOTE_ADDR=127.0.0.1 \
+	    PATH="$PATH" CONSENT_DB="$CONSENT_DB" HTTP_ORIGIN=https://example.com \
+	    CONTENT_TYPE=application/json CONTENT_LENGTH="$(wc -c < "$T/request" | tr -d ' ')" "$@" \
+	    strace -f -qq -e trace=fsync,fdatasync,sync_file_range -o "$T/$name.trace" \
+	    "$BUILD/cgi-bin/consent" < "$T/request" > "$T/out" 2> "$T/$name.stderr"
+	sed -n 's/^Status: \([0-9]*\).*/\1/p' "$T/out" | tr -d '\r' > "$T/status"
+	grep -o 'fsync\|fdatasync\|sync_file_range' "$T/$name.trace" | sort | uniq -c > "$T/$name.sync"
+}
+
+if [ "${SANITIZED:-0}" = 1 ] || [ "${VALGRIND:-0}" = 1 ]; then
+	skip "strace of a commit: not under sanitizers or valgrind"
+elif ! command -v strace >/dev/null 2>&1 || ! strace -qq -o /dev/null true 2>/dev/null; then
+	if [ "${CI:-}" = true ]; then
+		notok "strace is missing or cannot trace (sh tools/deps.sh): required when CI=true"
+	else
+		skip "strace is missing or cannot trace: the commit's syncs are not checked"
+	fi
+else
+	commit_syncs unset
+	check test "$(cat "$T/status")" = 201 "CONSENT_SYNC unset: 201"
+	check grep -q fdatasync "$T/unset.sync" "CONSENT_SYNC unset: the commit calls fdatasync ($(tr -s ' \n' ' ' < "$T/unset.sync"))"
+	commit_syncs full CONSENT_SYNC=full
+	check test "$(cat "$T/status")" = 201 "CONSENT_SYNC=full: 201"
+	check grep -q fdatasync "$T/full.sync" "CONSENT_SYNC=full: the commit calls fdatasync"
+	check test ! -s "$T/full.stderr" "CONSENT_SYNC=full: nothing on stderr"
+	commit_syncs normal CONSENT_SYNC=normal
+	check test "$(cat "$T/status")" = 201 "CONSENT_SYNC=normal: 201"
+	check test ! -s "$T/normal.sync" "CONSENT_SYNC=normal: the commit syncs nothing ($(tr -s ' \n' ' ' < "$T/normal.sync"))"
+	check test ! -s "$T/normal.stderr" "CONSENT_SYNC=normal: nothing on stderr"
+	commit_syncs bad CONSENT_SYNC=sometimes
+	check test "$(cat "$T/status")" = 201 "CONSENT_SYNC=sometimes: 201"
+	check test "$(wc -l < "$T/bad.stderr")" = 1 "CONSENT_SYNC=sometimes: one line on stderr"
+	check grep -q 'CONSENT_SYNC' "$T/bad.stderr" "which names CONSENT_SYNC"
+	check grep -q fdatasync "$T/bad.sync" "CONSENT_SYNC=sometimes: counts as full (fdatasync)"
+	ctl consent export s1 > "$T/export" 2>/dev/null
+	for n in unset full normal bad; do
+		h=$(printf '%s' "sync-$n" | sha256sum | cut -d' ' -f1)
+		check grep -q "\"anon_id_hash\":\"$h\"" "$T/export" "the entry of CONSENT_SYNC=$n is stored"
+	done
+fi
