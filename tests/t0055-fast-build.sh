@@ -30,6 +30,31 @@ else
 	check grep -aq THREADSAFE=0 "$BUILD/cgi-bin/config" "config links the lean SQLite (THREADSAFE=0)"
 fi
 
+# The SQLite the programs link: the lean archive when it is current (what a
+# plain make links), else Debian's.  tests/fixtures/sqlite-probe.c checks
+# it sleeps less than a second (sqlite_cfg.h's HAVE_USLEEP), has the JSON
+# functions and secure_delete on by default, and is its header's version.
+if [ "${SANITIZED:-0}" = 1 ]; then
+	skip "the SQLite probe: not for the sanitizer build"
+else
+	if sh "$TOP/tools/static-libs.sh" --check "$TOP/build/static" 2>/dev/null; then
+		set -- -static "$TOP/build/static/libsqlite3.a" -lm
+		what="the lean SQLite of build/static"
+	else
+		set -- -lsqlite3
+		what="Debian's SQLite"
+	fi
+	if cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -o "$T/sqlite-probe" \
+	    "$TOP/tests/fixtures/sqlite-probe.c" "$@" 2> "$T/probe.cc"; then
+		ok "a probe links $what"
+		"$T/sqlite-probe" > "$T/probe.out"
+		sed 's/^\(ok\|not ok\) - /\1 - SQLite: /' "$T/probe.out"
+		check test "$(grep -c '^ok' "$T/probe.out")" -ge 8 "the probe ran all its checks"
+	else
+		notok "a probe links $what: $(head -n 3 "$T/probe.cc" | tr '\n' ' ')"
+	fi
+fi
+
 site s1
 # commit_syncs NAME [VAR=value]...: one consent POST through the consent
 # binary under strace; leaves the sync calls it made in $T/NAME.sync and the

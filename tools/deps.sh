@@ -3,11 +3,17 @@
 # benchmarks with (run as root; apt-get update first).  The single list of
 # dependencies: .ci/run and the README both call this (python3 runs the
 # third party's verifier, tools/verify-export.py, in the tests).  Then the npm
-# packages of the browser tests (package-lock.json) with `npm ci`.
+# packages of the browser tests (package-lock.json) with `npm ci`, and the
+# two static archives of tools/static-libs.sh (cJSON and a lean SQLite from
+# Debian's source packages; tcl, patch and xz-utils build them), with which
+# a plain `make` links the programs fully static.  libfcgi and mod_fcgid:
+# the FastCGI mode, its tests and its Apache config.
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
+  libfcgi-dev libfcgi-bin libapache2-mod-fcgid
+  tcl patch xz-utils
   sqlite3 jq curl valgrind strace time
   python3
   libmaxmind-db-writer-perl mmdb-bin
@@ -38,4 +44,9 @@ done
 # downloads a browser of its own.
 top=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$top" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+# After the packages, so that the archives match the -dev versions just
+# installed (static-libs.sh rebuilds one whose version changed).  Without
+# them make still builds, and says in one line that it is not fully static.
+sh "$top/tools/static-libs.sh" ||
+	echo "deps.sh: the static archives were not made (see above): make will link cJSON and glibc shared" >&2
 echo "deps.sh: packages installed"
