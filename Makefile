@@ -5,7 +5,8 @@
 #   make test            build and run the whole suite once
 #   make check           the suite plainly with a short fuzz run (FUZZ_SECONDS per
 #                        harness), then under ASan+UBSan (build/asan/)
-#   make valgrind        the suite with every binary under valgrind
+#   make valgrind        the suite with every binary under valgrind (a shared
+#                        build, build/valgrind)
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
 #   make bench           benchmark against the simplest CGI (bench/)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
@@ -242,8 +243,12 @@ check: all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
 
-valgrind: all
-	BUILD=$(abspath $(B)) VALGRIND=1 sh tests/run.sh
+# valgrind: a build linked shared (build/valgrind, STATIC=0): memcheck finds
+# heap errors and leaks by replacing malloc, which it cannot do in a fully
+# static program.
+valgrind:
+	$(MAKE) B=build/valgrind STATIC=0 all
+	BUILD=$(abspath build/valgrind) VALGRIND=1 sh tests/run.sh
 
 serve: all
 	sh tools/serve.sh $(PORT)

@@ -6,9 +6,10 @@
 # and CONSENT_SYNC: a commit waits for fdatasync unless it says normal.
 . "$(dirname "$0")/setup.sh"
 
-# Static: only for the default build (the sanitizer build links shared).
-if [ "${SANITIZED:-0}" = 1 ]; then
-	skip "the sanitizer build links shared libraries: no static check"
+# Static: only for the default build (the sanitizer and valgrind builds
+# link shared).
+if [ "${SANITIZED:-0}" = 1 ] || [ "${VALGRIND:-0}" = 1 ]; then
+	skip "the sanitizer and valgrind builds link shared libraries: no static check"
 elif ! sh "$TOP/tools/static-libs.sh" --check "$TOP/build/static" 2>/dev/null; then
 	if [ "${CI:-}" = true ]; then
 		notok "no current static archives in build/static (sh tools/static-libs.sh): required when CI=true"
