@@ -31,6 +31,23 @@ else
 	check grep -aq THREADSAFE=0 "$BUILD/cgi-bin/config" "config links the lean SQLite (THREADSAFE=0)"
 fi
 
+# The link line make chooses (make -n: nothing is built): the archives when
+# they are current, else today's build and exactly one line saying so.
+mkn() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$TOP" --no-print-directory -n "$@" 2>&1; }
+mkn B="$T/nb" STATIC_DIR="$T/none" "$T/nb/cgi-bin/config" > "$T/make-none"
+check test "$(grep -c '^make: no current static archives' "$T/make-none")" = 1 "without the archives make says so in one line"
+check grep -q -- '-Wl,-Bdynamic -lcjson' "$T/make-none" "and links cJSON and glibc shared"
+mkn B="$T/nb" STATIC=0 "$T/nb/cgi-bin/config" > "$T/make-shared"
+check test "$(grep -c '^make: no current static archives' "$T/make-shared")" = 0 "STATIC=0: no such line"
+mkn B="$T/nb" SAN=1 "$T/nb/cgi-bin/config" > "$T/make-san"
+check test "$(grep -c '^make: no current static archives' "$T/make-san")" = 0 "SAN=1: no such line"
+if sh "$TOP/tools/static-libs.sh" --check "$TOP/build/static" 2>/dev/null; then
+	mkn B="$T/sb" "$T/sb/cgi-bin/config" > "$T/make-static"
+	check test "$(grep -c '^make: no current static archives' "$T/make-static")" = 0 "with the archives: no such line"
+	check grep -q -- '-static build/static/libsqlite3.a build/static/libcjson.a' "$T/make-static" \
+	    "and the link is fully static with both archives"
+fi
+
 # The SQLite the programs link: the lean archive when it is current (what a
 # plain make links), else Debian's.  tests/fixtures/sqlite-probe.c checks
 # it sleeps less than a second (sqlite_cfg.h's HAVE_USLEEP), has the JSON
