@@ -20,6 +20,10 @@
 # index.  Each build is then verified against the installed package: its
 # header must be byte for byte the one the -dev package installed.
 #
+# The mirror must still hold the source of the installed version: after a
+# security update reaches the mirror but not yet this system, apt-get
+# source fails, and `apt-get upgrade` then this script again mends it.
+#
 # DIR/NAME.stamp records the -dev version (and for SQLite the options) an
 # archive was built from; an archive is rebuilt when they change.  With
 # --check nothing is built: exit 0 when both archives are current, 1
