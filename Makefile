@@ -48,8 +48,8 @@ DEPFLAGS   = -MMD -MP -MF $(DEPDIR)/$(subst /,-,$(patsubst $(B)/%,%,$@)).d
 # SQLite and cJSON, each built from Debian's own source package, beside the
 # static libcrypto and libmaxminddb of their -dev packages.  Every request
 # is a new process: with no dynamic loader, no shared glibc and no
-# relocations at start it costs 1.5 to 3 ms less than with shared
-# libraries, and the lean SQLite 0.1 to 0.2 ms less again
+# relocations at start it costs 0.3 to 0.8 ms less than with cJSON and
+# glibc shared, and the lean SQLite 0.1 to 0.4 ms less again
 # (docs/performance.md).  Without those archives make says so in one line
 # and links SQLite, libcrypto and libmaxminddb from Debian's archives, cJSON
 # and glibc shared; with CJSON_A, a libcjson.a of your own, it links fully
