@@ -27,9 +27,10 @@
 # DIR/NAME.stamp records the -dev version (and for SQLite the options) an
 # archive was built from; an archive is rebuilt when they change.  With
 # --check nothing is built: exit 0 when both archives are current, 1
-# otherwise (the Makefile's test).  Prints nothing on success; exits
-# non-zero with the cause on stderr when a step fails (the archive of the
-# other library may still have been made).
+# otherwise (the Makefile's test).  Otherwise says on stderr which archive
+# it made, if any (nothing on stdout); exits non-zero with the cause on
+# stderr when a step fails (the archive of the other library may still
+# have been made).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 check=0
