@@ -16,6 +16,13 @@ elif ! sh "$TOP/tools/static-libs.sh" --check "$TOP/build/static" 2>/dev/null; t
 	else
 		skip "no current static archives in build/static (sh tools/static-libs.sh): the build is not fully static"
 	fi
+elif [ -f "$BUILD/obj/flags.stamp" ] && ! grep -q -- '-static ' "$BUILD/obj/flags.stamp"; then
+	# The link line make recorded: a build made with STATIC=0 links shared.
+	if [ "${CI:-}" = true ]; then
+		notok "this build is not linked static (STATIC=0?): CI must test the default build"
+	else
+		skip "this build was made linked shared (STATIC=0): no static check"
+	fi
 else
 	for b in cgi-bin/config cgi-bin/consent cgi-bin/scripts tools/consentctl; do
 		if LC_ALL=C readelf -lW "$BUILD/$b" 2>/dev/null | grep -q 'Requesting program interpreter\|INTERP'; then
