@@ -7,6 +7,7 @@
 #include <maxminddb.h>
 
 #include "geo.h"
+#include "io.h"
 #include "limits.h"
 #include "log.h"
 
@@ -51,7 +52,7 @@ upper(char c)
 static const char *
 env_value(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = io_env(name);
 
 	return (v != NULL && v[0] != '\0') ? v : NULL;
 }
