@@ -9,6 +9,7 @@
 
 #include <fcgiapp.h>
 
+#include "geo.h"
 #include "io.h"
 #include "limits.h"
 #include "log.h"
@@ -146,6 +147,7 @@ serve_fastcgi(void (*handle)(void))
 	}
 	FCGX_Free(&req, 1);
 	store_forget();
+	geo_forget();
 	return 0;
 }
 
