@@ -212,6 +212,40 @@ for n in cfg con scr; do
 	check test ! -s "$T/$n.err" "$n: nothing on stderr"
 done
 
+# ---- GeoIP: the database kept open, per request's CONSENT_GEOIP_DB ----
+geoip=$SHARED/data/geoip
+if [ ! -f "$geoip/GeoIP2-Country-Test.mmdb" ] || [ ! -f "$geoip/GeoLite2-Country-Test.mmdb" ]; then
+	skip "GeoIP in FastCGI mode: ../shared/data/geoip not present"
+else
+	fcgi_start geo config
+	fcgi_start geok consent
+	for r in 1 2; do
+		same geo "geo: the Country database, a GB address" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=81.2.69.142 GET config "site_key=s1"
+		same geo "geo: no database for this request" REMOTE_ADDR=81.2.69.142 GET config "site_key=s1"
+		same geo "geo: the City database, a US address" CONSENT_GEOIP_DB="$geoip/GeoIP2-City-Test.mmdb" \
+		    REMOTE_ADDR=216.160.83.56 GET config "site_key=s1"
+		same geok "geo: a consent from GB" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=81.2.69.142 POST consent "" "$(consent_body s1 "geo-gb$r")"
+		same geok "geo: a consent from an address the database lacks" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=10.1.2.3 POST consent "" "$(consent_body s1 "geo-none$r")"
+	done
+	check test "$(sqlite3 "$CONSENT_DB" "SELECT IFNULL(country, '-') FROM consent_log ORDER BY id DESC LIMIT 4" | tr '\n' ' ')" \
+	    = "- - GB GB " "geo: each entry has its own request's country, never the previous one's"
+	# Another file moved to the path: read at once.
+	cp "$geoip/GeoIP2-Country-Test.mmdb" "$T/geo.mmdb"
+	same geo "geo: a copy of the Country database, a US address" CONSENT_GEOIP_DB="$T/geo.mmdb" \
+	    REMOTE_ADDR=214.78.120.1 GET config "site_key=s1"
+	cp "$T/fout" "$T/geo1.out"
+	cp "$geoip/GeoLite2-Country-Test.mmdb" "$T/geo.new"
+	mv "$T/geo.new" "$T/geo.mmdb"
+	same geo "geo: another file moved there, a database that lacks the address" CONSENT_GEOIP_DB="$T/geo.mmdb" \
+	    REMOTE_ADDR=214.78.120.1 GET config "site_key=s1"
+	check test -n "$(cmp "$T/geo1.out" "$T/fout" 2>&1)" "geo: the answer changed with the file"
+	fcgi_stop geo
+	fcgi_stop geok
+fi
+
 # ---- settings from the process environment; a per-request one wins ----
 fcgi_start envdb config CONSENT_DB="$T/other.db"
 fcgi envdb GET config "site_key=s1"
