@@ -365,6 +365,31 @@ same rep "after a new file was moved over it: the new file's answer" GET config 
 check grep -q '"site_name":"Replaced"' "$T/fout" "the answer is the new database's"
 fcgi_stop rep
 
+# ---- the database's mount made read-only under a process ----
+mkdir "$T/rodb"
+export CONSENT_DB="$T/rodb/consent.db"
+ctl init >/dev/null
+site s1
+if [ "$(id -u)" = 0 ] && mount --bind "$T/rodb" "$T/rodb" 2>/dev/null; then
+	if mount -o remount,bind,ro "$T/rodb" 2>/dev/null; then
+		umount "$T/rodb"
+		fcgi_start ro consent
+		same ro "consent before the mount turns read-only" POST consent "" "$(consent_body s1 ro-1)"
+		mount --bind "$T/rodb" "$T/rodb" && mount -o remount,bind,ro "$T/rodb"
+		same ro "consent on a read-only mount: refused as a new process refuses it" POST consent "" "$(consent_body s1 ro-2)"
+		check test "$(cat "$T/status")" = 500 "it is a 500"
+		umount "$T/rodb"
+		same ro "consent once the mount is writable again" POST consent "" "$(consent_body s1 ro-3)"
+		fcgi_stop ro
+		check test "$(grep -c . "$T/ro.err")" = 1 "one line on stderr, for the refused request ($(head -c 80 "$T/ro.err"))"
+	else
+		umount "$T/rodb"
+		skip "read-only mount: remount read-only is not permitted here"
+	fi
+else
+	skip "read-only mount: not root, or mount is not permitted here"
+fi
+
 # ---- the database upgraded under a process (consentctl init) ----
 export CONSENT_DB="$T/old.db"
 sqlite3 "$CONSENT_DB" < "$TOP/tests/fixtures/schema-v2.sql"
