@@ -162,6 +162,7 @@ scripts_body() { # KEY DOMAIN
 	printf '{"site_key":"%s","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://%s/x.js","domain":"%s","category":null,"blocked":false}]}' "$1" "$2" "$2"
 }
 big=$(head -c 70000 /dev/zero | tr '\0' 'x')
+huge=$(head -c 300000 /dev/zero | tr '\0' 'x')
 
 # ---- one request of each endpoint ----
 fcgi_start cfg config
@@ -193,6 +194,7 @@ round() {
 	same cfg "config: no site_key (400)" GET config ""
 	same cfg "config: no such site (404)" GET config "site_key=nope"
 	same con "consent: a body over BODY_MAX (413)" POST consent "" "$big"
+	same con "consent: a body over DRAIN_MAX (413)" POST consent "" "$huge"
 	same cfg "config: region given, lang it" GET config "site_key=s1&region=EU&lang=it"
 	ORIGIN=https://other.org same cfg "config: s2 over a per-request CONSENT_MAU_CAP=0 (disabled)" \
 	    CONSENT_MAU_CAP=0 GET config "site_key=s2"
