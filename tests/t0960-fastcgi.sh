@@ -12,7 +12,8 @@
 # The client is cgi-fcgi (libfcgi-bin): it sends its own environment as the
 # request's params and its stdin as the body.  A process is started by
 # python3 binding the socket to fd 0 and exec()ing the program, so it is
-# this shell's child (its exit status is waited for).
+# this shell's child (its exit status is waited for).  KEEP_T=1 keeps the
+# test's directory and prints its name.
 . "$(dirname "$0")/setup.sh"
 
 for _c in cgi-fcgi python3 sqlite3; do
@@ -22,7 +23,10 @@ for _c in cgi-fcgi python3 sqlite3; do
 	fi
 done
 FCGI=$(command -v cgi-fcgi)
-[ -n "${KEEP_T:-}" ] && { echo "T=$T" >&2; trap - EXIT; }
+# Every process this test started is gone when it ends, whatever happened.
+trap 'for _p in "$T"/*.pid; do [ -f "$_p" ] && kill -KILL "$(cat "$_p")" 2>/dev/null; done
+      [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+[ -n "${KEEP_T:-}" ] && echo "T=$T" >&2
 
 # A listening socket on fd 0, then exec: what a FastCGI process manager does.
 START_PY='import os, socket, sys
@@ -35,16 +39,17 @@ os.execvp(sys.argv[2], sys.argv[2:])'
 # $T/NAME.sock with only the VARs (and PATH, sanitizer options) in its
 # environment; its pid in $T/NAME.pid, its stderr in $T/NAME.err.
 fcgi_start() {
-	local _name=$1 _ep=$2 _i
+	local _name=$1 _ep=$2
 	shift 2
 	local _wrap=()
 	[ "${VALGRIND:-0}" = 1 ] && _wrap=(valgrind -q --error-exitcode=99 --leak-check=full
 	    --errors-for-leak-kinds=definite,indirect)
-	_valgrind_start "$_name" "$_ep" "${_wrap[@]}" -- "$@"
+	fcgi_spawn "$_name" "$_ep" ${_wrap[@]+"${_wrap[@]}"} -- "$@"
 }
 
-# _valgrind_start NAME ENDPOINT [WRAPPER...] -- [VAR=value]...
-_valgrind_start() {
+# fcgi_spawn NAME ENDPOINT [WRAPPER...] -- [VAR=value]...: fcgi_start with
+# the program run by WRAPPER (valgrind ...).
+fcgi_spawn() {
 	local _name=$1 _ep=$2 _i
 	shift 2
 	local _wrap=()
@@ -422,7 +427,7 @@ if [ "${SANITIZED:-0}" = 1 ]; then
 elif ! command -v valgrind >/dev/null 2>&1; then
 	skip "valgrind over one FastCGI process: valgrind is not installed"
 else
-	_valgrind_start vg consent valgrind -q --error-exitcode=99 --leak-check=full \
+	fcgi_spawn vg consent valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=300
 	n=0
 	for i in $(seq 100); do
@@ -434,7 +439,7 @@ else
 	check test "$n" = 300 "valgrind: 300 consent requests answered as expected"
 	fcgi_wait vg 60
 	check test $? = 0 "valgrind: no error and no leak after 300 consent requests of one process"
-	_valgrind_start vgc config valgrind -q --error-exitcode=99 --leak-check=full \
+	fcgi_spawn vgc config valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=200
 	n=0
 	for i in $(seq 50); do
@@ -447,7 +452,7 @@ else
 	check test "$n" = 200 "valgrind: 200 config requests answered as expected"
 	fcgi_wait vgc 60
 	check test $? = 0 "valgrind: no error and no leak after 200 config requests of one process"
-	_valgrind_start vgs scripts valgrind -q --error-exitcode=99 --leak-check=full \
+	fcgi_spawn vgs scripts valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=100
 	n=0
 	for i in $(seq 50); do
