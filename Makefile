@@ -70,17 +70,17 @@ ifeq ($(STATIC),1)
 STATIC_CURRENT := $(shell sh tools/static-libs.sh --check '$(STATIC_DIR)' && echo yes)
 ifeq ($(STATIC_CURRENT),yes)
 STATIC_ARCHIVES = $(STATIC_DIR)/libsqlite3.a $(or $(CJSON_A),$(STATIC_DIR)/libcjson.a)
-LIBS = -static $(STATIC_ARCHIVES) -lcrypto -lmaxminddb -lm -lpthread -ldl
+LIBS = -static $(STATIC_ARCHIVES) -lcrypto -lmaxminddb -lfcgi -lm -lpthread -ldl
 else ifneq ($(CJSON_A),)
-LIBS = -static -lsqlite3 -lcrypto -lmaxminddb $(CJSON_A) -lm -lpthread -ldl
+LIBS = -static -lsqlite3 -lcrypto -lmaxminddb -lfcgi $(CJSON_A) -lm -lpthread -ldl
 else
-LIBS = -Wl,-Bstatic -lsqlite3 -lcrypto -lmaxminddb -Wl,-Bdynamic -lcjson -lm -lpthread -ldl
+LIBS = -Wl,-Bstatic -lsqlite3 -lcrypto -lmaxminddb -lfcgi -Wl,-Bdynamic -lcjson -lm -lpthread -ldl
 ifneq ($(filter-out clean bench bench-sdk fuzz,$(or $(MAKECMDGOALS),all)),)
 $(info make: no current static archives in $(STATIC_DIR) (sh tools/static-libs.sh makes them): not fully static, cJSON and glibc stay shared)
 endif
 endif
 else
-LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lm
+LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lfcgi -lm
 endif
 ifeq ($(HASH_EVP),1)
 CPPFLAGS += -DHASH_EVP

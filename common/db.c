@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "db.h"
+#include "io.h"
 #include "limits.h"
 #include "log.h"
 
@@ -34,6 +35,9 @@ now_us(void)
  * sleeps, so with many writers the lock sits free while they sleep and the
  * later ones time out; a write transaction here lasts well under a
  * millisecond, so polling often is what keeps a burst of consents moving.
+ * The two statics outlive a request in a FastCGI process, and may: start
+ * is set again whenever a wait begins (count 0), and seed is jitter that
+ * carries nothing of any request.
  */
 static int
 busy_wait(void *arg, int count)
@@ -79,6 +83,12 @@ wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
+int
+db_may_write(const char *path)
+{
+	return access(path, W_OK);
+}
+
 /*
  * How a writer's commit reaches the disk, from CONSENT_SYNC (README
  * "Settings"): unset, empty or "full" keep SQLite's synchronous=FULL, where
@@ -92,7 +102,7 @@ wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 static int
 sync_normal(void)
 {
-	const char *v = getenv("CONSENT_SYNC");
+	const char *v = io_env("CONSENT_SYNC");
 
 	if (v == NULL || *v == '\0' || strcasecmp(v, "full") == 0)
 		return 0;
@@ -126,7 +136,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	 * failing after the mode is restored.  Root, who ignores modes, still
 	 * meets a read-only mount here (EROFS).
 	 */
-	if (access(path, W_OK) != 0 && !(create && errno == ENOENT)) {
+	if (db_may_write(path) != 0 && !(create && errno == ENOENT)) {
 		log_error("database %s: %s", path, strerror(errno));
 		return -1;
 	}
