@@ -75,6 +75,12 @@ ok "lighttpd $(lighttpd -v 2>&1 | sed -n 's/^lighttpd\/\([0-9.]*\).*/\1/p') serv
 for e in config consent scripts; do
 	check test "$(fcgi_pids "$T/cgi-bin/$e" | wc -l)" = "$PROCS" "lighttpd started $PROCS $e processes (max-procs)"
 done
+# Their environment: consent_env, and no end after a number of requests
+# (lighttpd would answer 503 while it restarts them).
+p=$(fcgi_pids "$T/cgi-bin/consent" | head -n 1)
+env_of() { tr '\0' '\n' < "/proc/$p/environ" | grep '^CONSENT_' | sort | tr '\n' ' '; }
+check test "$(env_of)" = "CONSENT_DB=$CONSENT_DB CONSENT_FCGI_MAX_REQUESTS=1000000000 " \
+    "lighttpd fastcgi: a process's settings are CONSENT_DB and CONSENT_FCGI_MAX_REQUESTS=1000000000 (got $(env_of))"
 
 api_checks "http://127.0.0.1:$open" "lighttpd fastcgi"
 sdk_checks "http://127.0.0.1:$limited" "lighttpd fastcgi"
