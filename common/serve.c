@@ -98,7 +98,8 @@ max_requests(void)
 	return (long)v;
 }
 
-/* The FastCGI loop: 0 after the last request, 1 when it could not start. */
+/* The FastCGI loop: 0 after the last request or a stop, 1 when it could
+ * not start or accepting failed. */
 static int
 serve_fastcgi(void (*handle)(void))
 {
@@ -107,7 +108,7 @@ serve_fastcgi(void (*handle)(void))
 	struct sigaction sa;
 	sigset_t stops, open;
 	long max = max_requests(), served = 0;
-	int rc;
+	int rc, status = 0;
 
 	if (FCGX_Init() != 0 || FCGX_InitRequest(&req, 0, FCGI_FAIL_ACCEPT_ON_INTR) != 0) {
 		log_error("cannot set up FastCGI");
@@ -135,8 +136,10 @@ serve_fastcgi(void (*handle)(void))
 		rc = stopping ? -1 : FCGX_Accept_r(&req);
 		sigprocmask(SIG_BLOCK, &stops, NULL);
 		if (rc < 0) {
-			if (!stopping)
+			if (!stopping) {
 				log_error("FastCGI accept: %s", rc < -1 ? strerror(-rc) : "failed");
+				status = 1;
+			}
 			break;
 		}
 		io_attach(&src);
@@ -148,7 +151,7 @@ serve_fastcgi(void (*handle)(void))
 	FCGX_Free(&req, 1);
 	store_forget();
 	geo_forget();
-	return 0;
+	return status;
 }
 
 int

@@ -46,6 +46,7 @@ int
 store_open(struct store **out, const char *path, enum store_mode mode)
 {
 	struct store *st;
+	const char *sync;
 
 	*out = NULL;
 	if (path == NULL)
@@ -56,9 +57,13 @@ store_open(struct store **out, const char *path, enum store_mode mode)
 		return STORE_ERROR;
 	}
 	st->mode = mode;
+	if ((sync = io_env("CONSENT_SYNC")) != NULL && (st->sync = strdup(sync)) == NULL) {
+		log_error("out of memory");
+		store_close(st);
+		return STORE_ERROR;
+	}
 	if (db_open(path, open_flags(mode), &st->db) != 0) {
-		free(st->path);
-		free(st);
+		store_close(st);
 		return STORE_ERROR;
 	}
 	*out = st;
@@ -73,6 +78,7 @@ store_close(struct store *st)
 	cache_clear(st);
 	sqlite3_close(st->db);
 	free(st->path);
+	free(st->sync);
 	free(st);
 }
 
@@ -141,8 +147,16 @@ schema_of(struct store *st, int64_t *v)
 	return rc;
 }
 
-/* Whether the kept store still serves path in mode: the same file (not
- * replaced: device and inode), the same schema (not upgraded). */
+/* Whether two settings (NULL: unset) are the same. */
+static int
+same_setting(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/* Whether the kept store still serves path in mode: opened with this
+ * request's settings, the same file (not replaced: device and inode), the
+ * same schema (not upgraded). */
 static int
 still_good(struct store *st, const char *path, enum store_mode mode)
 {
@@ -150,6 +164,7 @@ still_good(struct store *st, const char *path, enum store_mode mode)
 	int64_t schema;
 
 	return st->mode == mode && strcmp(st->path, path) == 0 &&
+	    same_setting(st->sync, io_env("CONSENT_SYNC")) &&
 	    stat(path, &sb) == 0 && sb.st_dev == st->dev && sb.st_ino == st->ino &&
 	    schema_of(st, &schema) == 0 && schema == st->schema;
 }

@@ -30,6 +30,8 @@ struct store {
 	dev_t dev;
 	ino_t ino;
 	int64_t schema;          /* schema_version, user_version in the low 32 bits */
+	char *sync;              /* CONSENT_SYNC when it was opened (owned, NULL: unset):
+	                            db_open applies it to the connection */
 	struct {
 		const char *sql;     /* the static text: the key, by address */
 		sqlite3_stmt *q;
