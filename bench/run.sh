@@ -37,8 +37,8 @@
 # (100), BENCH_SANDBOX_N (1000), BENCH_ROWS (1000000), BENCH_SITES (10000),
 # BENCH_PORT (first free from 18100), BENCH_STATIC_CJSON (auto: try
 # bench/cjson.sh; 0: never), BENCH_FCGI (auto: FastCGI scenarios for every
-# build that has the mode; 0: CGI only), BENCH_FCGI_PROCS (2: processes per
-# endpoint in the FastCGI lighttpd; docs/performance.md says why 2).
+# build that has the mode; 0: CGI only), BENCH_FCGI_PROCS (4: processes per
+# endpoint in the FastCGI lighttpd; docs/performance.md says why 4).
 #
 # To weigh a change before it lands, give other builds of the three
 # endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
@@ -66,7 +66,7 @@ SANDBOX_N=${BENCH_SANDBOX_N:-1000}
 ROWS=${BENCH_ROWS:-1000000}
 SITES=${BENCH_SITES:-10000}
 FCGI_MODE=${BENCH_FCGI:-auto}
-FCGI_PROCS=${BENCH_FCGI_PROCS:-2}
+FCGI_PROCS=${BENCH_FCGI_PROCS:-4}
 B=build/bench
 W=$top/$B/run
 RAW=$W/raw.tsv
