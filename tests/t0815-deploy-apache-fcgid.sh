@@ -6,7 +6,9 @@
 # rate limit is checked there), the same with requests not counted by
 # mod_qos (the functional checks), a shared-hosting document root
 # configured only by the shipped htaccess-fcgid, and the vhost snippet with
-# 3 requests per process (processes retired without a failed request).
+# 3 requests per process (processes retired without a failed request),
+# once retired by mod_fcgid and once leaving by themselves (as under an
+# .htaccess, where mod_fcgid's limit is the host's).
 . "$(dirname "$0")/setup.sh"
 . "$TOP/tests/deploy/lib.sh"
 
@@ -50,8 +52,9 @@ cp "$TOP/apache/htaccess-sdk" "$T/www/sdk/.htaccess"
 { cat "$TOP/apache/htaccess-fcgid"; echo "SetEnv CONSENT_DB $CONSENT_DB"; } > "$T/www/functions/v1/.htaccess"
 ln -s "$TOP/apache/htaccess-data" "$T/www/data/.htaccess"
 # The vhost with 3 requests per process runs copies of its own too.
-mkdir -p "$T/cgi-bin-recycle"
+mkdir -p "$T/cgi-bin-recycle" "$T/cgi-bin-selfexit"
 cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/cgi-bin-recycle/"
+cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/cgi-bin-selfexit/"
 
 user_lines=""
 if [ "$(id -u)" -eq 0 ]; then
@@ -63,7 +66,7 @@ Group $group"
 	chown -R nobody:"$group" "$A/run"
 fi
 
-write_conf() { # LIMITED OPEN SHARED RECYCLE
+write_conf() { # LIMITED OPEN SHARED RECYCLE SELFEXIT
 	cat > "$A/httpd.conf" <<CONF
 ServerRoot "$A"
 PidFile "$A/run/httpd.pid"
@@ -77,6 +80,7 @@ Listen 127.0.0.1:$1
 Listen 127.0.0.1:$2
 Listen 127.0.0.1:$3
 Listen 127.0.0.1:$4
+Listen 127.0.0.1:$5
 DocumentRoot "$T/www"
 <Directory />
 	AllowOverride None
@@ -127,14 +131,26 @@ FcgidProcessTableFile "$A/run/fcgid_shm"
 		SetEnvIf Request_URI "^" !QS_Limit
 	</Directory>
 </VirtualHost>
+
+<VirtualHost 127.0.0.1:$5>
+	Define CONSENT_CGIBIN $T/cgi-bin-selfexit
+	Define CONSENT_FCGI_MAX_REQUESTS 3
+	Include "$TOP/apache/consent-fcgid.conf"
+	# Test only: mod_fcgid's own limit off, the processes leave by themselves.
+	FcgidMaxRequestsPerProcess 0
+	<Directory "$T/cgi-bin-selfexit">
+		SetEnvIf Request_URI "^" !QS_Limit
+	</Directory>
+</VirtualHost>
 CONF
 }
 
 started=""
 for attempt in 1 2 3; do
-	limited=$(free_port) && open=$(free_port) && shared=$(free_port) && recycle=$(free_port) || break
-	[ "$(printf '%s\n' "$limited" "$open" "$shared" "$recycle" | sort -u | wc -l)" = 4 ] || continue
-	write_conf "$limited" "$open" "$shared" "$recycle"
+	limited=$(free_port) && open=$(free_port) && shared=$(free_port) && recycle=$(free_port) &&
+	    selfexit=$(free_port) || break
+	[ "$(printf '%s\n' "$limited" "$open" "$shared" "$recycle" "$selfexit" | sort -u | wc -l)" = 5 ] || continue
+	write_conf "$limited" "$open" "$shared" "$recycle" "$selfexit"
 	if ! apache2 -t -d "$A" -f "$A/httpd.conf" > "$A/configtest.log" 2>&1; then
 		notok "apache2 -t rejects the shipped config: $(head -n 3 "$A/configtest.log" | tr '\n' ' ')"
 		exit 1
@@ -153,7 +169,7 @@ if [ -z "$started" ]; then
 	notok "apache2 did not start: $(tail -n 3 "$A/error.log" "$A/stderr.log" 2>/dev/null | tr '\n' ' ')"
 	exit 1
 fi
-ok "$(apache2 -v | sed -n 's/^Server version: //p') with mod_fcgid serves the shipped configs on 127.0.0.1:$limited, :$open, :$shared and :$recycle"
+ok "$(apache2 -v | sed -n 's/^Server version: //p') with mod_fcgid serves the shipped configs on 127.0.0.1:$limited, :$open, :$shared, :$recycle and :$selfexit"
 
 api_checks "http://127.0.0.1:$open" "apache fcgid vhost"
 sdk_checks "http://127.0.0.1:$open" "apache fcgid vhost"
@@ -163,18 +179,28 @@ api_checks "http://127.0.0.1:$shared" "apache fcgid .htaccess"
 leak_checks "http://127.0.0.1:$shared" "apache fcgid .htaccess" /functions/v1/old.db /data/.htaccess
 fcgi_checks "http://127.0.0.1:$shared" "apache fcgid .htaccess" "$T/www/functions/v1"
 
-# 3 requests per process (FcgidMaxRequestsPerProcess and the binaries'
-# CONSENT_FCGI_MAX_REQUESTS alike): 12 requests in a row all answered, by
-# at least 4 processes one after the other.
-codes="" seen=""
-for i in $(seq 12); do
-	http -H "Origin: $SITE_ORIGIN" GET "http://127.0.0.1:$recycle/functions/v1/config?site_key=s1"
-	codes="$codes$(cat "$T/status") "
-	seen="$seen $(fcgi_pids "$T/cgi-bin-recycle/config" | tr '\n' ' ')"
-done
-check test "$codes" = "$(printf '200 %.0s' $(seq 12))" "apache fcgid: 3 requests per process: 12 requests in a row all 200 (got $codes)"
-n=$(echo $seen | tr ' ' '\n' | sort -u | wc -l)
-check test "$n" -ge 4 "apache fcgid: 3 requests per process: 12 requests served by $n processes one after the other (at least 4)"
+# 3 requests per process: 12 requests in a row all answered, by at least 4
+# processes one after the other.  PORT's vhost: mod_fcgid retires them
+# (FcgidMaxRequestsPerProcess, as shipped) or they leave by themselves.
+recycle_checks() { # PORT BINDIR LABEL
+	codes="" seen=""
+	for i in $(seq 12); do
+		http -H "Origin: $SITE_ORIGIN" GET "http://127.0.0.1:$1/functions/v1/config?site_key=s1"
+		codes="$codes$(cat "$T/status") "
+		seen="$seen $(fcgi_pids "$2/config" | tr '\n' ' ')"
+	done
+	check test "$codes" = "$(printf '200 %.0s' $(seq 12))" "apache fcgid: $3: 12 requests in a row all 200 (got $codes)"
+	n=$(echo $seen | tr ' ' '\n' | sort -u | wc -l)
+	check test "$n" -ge 4 "apache fcgid: $3: 12 requests served by $n processes one after the other (at least 4)"
+}
+# The setting reaches the processes (FcgidInitialEnv): one request, then
+# the environment of the process that served it.
+http -H "Origin: $SITE_ORIGIN" GET "http://127.0.0.1:$recycle/functions/v1/config?site_key=s1"
+p=$(fcgi_pids "$T/cgi-bin-recycle/config" | head -n 1)
+check grep -qxz CONSENT_FCGI_MAX_REQUESTS=3 "/proc/${p:-0}/environ" \
+    "apache fcgid: CONSENT_FCGI_MAX_REQUESTS=3 is in the processes' environment"
+recycle_checks "$recycle" "$T/cgi-bin-recycle" "3 requests per process, retired by mod_fcgid"
+recycle_checks "$selfexit" "$T/cgi-bin-selfexit" "3 requests per process, leaving by themselves"
 
 while_limited() {
 	http GET "http://127.0.0.1:$limited/"
