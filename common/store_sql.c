@@ -125,9 +125,9 @@ sql_done(struct store *st, sqlite3_stmt *q)
 
 static struct store *kept;
 
-/* schema_version and user_version of st's database, as one number. */
+/* schema_version and user_version of st's database into v[0] and v[1]. */
 static int
-schema_of(struct store *st, int64_t *v)
+schema_of(struct store *st, int64_t v[2])
 {
 	static const char sql[] =
 	    "SELECT s.schema_version, u.user_version"
@@ -138,7 +138,8 @@ schema_of(struct store *st, int64_t *v)
 	if (sql_prepare(st, sql, &q) != 0)
 		return -1;
 	if (sqlite3_step(q) == SQLITE_ROW) {
-		*v = (sqlite3_column_int64(q, 0) << 32) | (sqlite3_column_int64(q, 1) & 0xffffffff);
+		v[0] = sqlite3_column_int64(q, 0);
+		v[1] = sqlite3_column_int64(q, 1);
 		rc = 0;
 	} else {
 		db_log(st->db, "schema version");
@@ -161,12 +162,13 @@ static int
 still_good(struct store *st, const char *path, enum store_mode mode)
 {
 	struct stat sb;
-	int64_t schema;
+	int64_t schema[2];
 
 	return st->mode == mode && strcmp(st->path, path) == 0 &&
 	    same_setting(st->sync, io_env("CONSENT_SYNC")) &&
 	    stat(path, &sb) == 0 && sb.st_dev == st->dev && sb.st_ino == st->ino &&
-	    schema_of(st, &schema) == 0 && schema == st->schema;
+	    schema_of(st, schema) == 0 && schema[0] == st->schema[0] &&
+	    schema[1] == st->schema[1];
 }
 
 int
@@ -193,7 +195,7 @@ store_acquire(struct store **out, enum store_mode mode)
 			return STORE_ERROR;
 		kept->dev = sb.st_dev;
 		kept->ino = sb.st_ino;
-		if (keep && schema_of(kept, &kept->schema) != 0) {
+		if (keep && schema_of(kept, kept->schema) != 0) {
 			store_close(kept);
 			kept = NULL;
 			return STORE_ERROR;

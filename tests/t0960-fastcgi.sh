@@ -149,7 +149,7 @@ consent_body() { # KEY ANON [extra members]
 	printf '{"site_key":"%s","anon_id":"%s","event_type":"initial","categories":{"necessary":true,"analytics":false}%s}' "$1" "$2" "${3-}"
 }
 scripts_body() { # KEY DOMAIN
-	printf '{"site_key":"%s","page_url":"https://example.com/","scripts":[{"domain":"%s","blocked":false}]}' "$1" "$2"
+	printf '{"site_key":"%s","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://%s/x.js","domain":"%s","category":null,"blocked":false}]}' "$1" "$2" "$2"
 }
 big=$(head -c 70000 /dev/zero | tr '\0' 'x')
 
@@ -160,6 +160,7 @@ fcgi_start scr scripts
 same cfg "config: the same answer as CGI" GET config "site_key=s1"
 same con "consent: the same answer as CGI" POST consent "" "$(consent_body s1 visitor-0001)"
 same scr "scripts: the same answer as CGI" POST scripts "" "$(scripts_body s1 cdn.example.org)"
+check test "$(cat "$T/status")" = 200 "scripts answers 200"
 if [ "${SANITIZED:-0}" = 1 ] || [ "${VALGRIND:-0}" = 1 ]; then
 	skip "the seccomp filter (not in the sanitizer build; valgrind answers for it)"
 else
@@ -210,6 +211,40 @@ for n in cfg con scr; do
 	check test $? = 0 "$n: SIGTERM when idle: exit 0"
 	check test ! -s "$T/$n.err" "$n: nothing on stderr"
 done
+
+# ---- GeoIP: the database kept open, per request's CONSENT_GEOIP_DB ----
+geoip=$SHARED/data/geoip
+if [ ! -f "$geoip/GeoIP2-Country-Test.mmdb" ] || [ ! -f "$geoip/GeoLite2-Country-Test.mmdb" ]; then
+	skip "GeoIP in FastCGI mode: ../shared/data/geoip not present"
+else
+	fcgi_start geo config
+	fcgi_start geok consent
+	for r in 1 2; do
+		same geo "geo: the Country database, a GB address" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=81.2.69.142 GET config "site_key=s1"
+		same geo "geo: no database for this request" REMOTE_ADDR=81.2.69.142 GET config "site_key=s1"
+		same geo "geo: the City database, a US address" CONSENT_GEOIP_DB="$geoip/GeoIP2-City-Test.mmdb" \
+		    REMOTE_ADDR=216.160.83.56 GET config "site_key=s1"
+		same geok "geo: a consent from GB" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=81.2.69.142 POST consent "" "$(consent_body s1 "geo-gb$r")"
+		same geok "geo: a consent from an address the database lacks" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=10.1.2.3 POST consent "" "$(consent_body s1 "geo-none$r")"
+	done
+	check test "$(sqlite3 "$CONSENT_DB" "SELECT IFNULL(country, '-') FROM consent_log ORDER BY id DESC LIMIT 4" | tr '\n' ' ')" \
+	    = "- - GB GB " "geo: each entry has its own request's country, never the previous one's"
+	# Another file moved to the path: read at once.
+	cp "$geoip/GeoIP2-Country-Test.mmdb" "$T/geo.mmdb"
+	same geo "geo: a copy of the Country database, a US address" CONSENT_GEOIP_DB="$T/geo.mmdb" \
+	    REMOTE_ADDR=214.78.120.1 GET config "site_key=s1"
+	cp "$T/fout" "$T/geo1.out"
+	cp "$geoip/GeoLite2-Country-Test.mmdb" "$T/geo.new"
+	mv "$T/geo.new" "$T/geo.mmdb"
+	same geo "geo: another file moved there, a database that lacks the address" CONSENT_GEOIP_DB="$T/geo.mmdb" \
+	    REMOTE_ADDR=214.78.120.1 GET config "site_key=s1"
+	check test -n "$(cmp "$T/geo1.out" "$T/fout" 2>&1)" "geo: the answer changed with the file"
+	fcgi_stop geo
+	fcgi_stop geok
+fi
 
 # ---- settings from the process environment; a per-request one wins ----
 fcgi_start envdb config CONSENT_DB="$T/other.db"
@@ -296,11 +331,15 @@ same kill2 "the next process serves" POST consent "" "$(consent_body s1 visitor-
 fcgi_stop kill2
 
 # ---- the database replaced under a process (mv over it) ----
+export CONSENT_DB="$T/rep.db"
+ctl init >/dev/null
+site s1
 fcgi_start rep config CONSENT_DB="$CONSENT_DB"
 same rep "before the replacement" GET config "site_key=s1"
-cp "$T/fout" "$T/before.out"
 CONSENT_DB="$T/new.db" ctl init >/dev/null
 CONSENT_DB="$T/new.db" ctl site add s1 --name "Replaced" --domain example.com >/dev/null
+# Both WALs checkpointed and emptied first: the -wal and -shm files belong
+# to the path, not to the file moved there (as in CGI mode).
 sqlite3 "$T/new.db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 sqlite3 "$CONSENT_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 rm -f "$T/new.db-wal" "$T/new.db-shm"
@@ -348,9 +387,32 @@ else
 		ORIGIN=https://evil.example fcgi vg POST consent "" "$(consent_body s1 "vg-$i")"
 		[ "$(status_of "$T/fout")" = 403 ] && n=$((n + 1))
 	done
-	check test "$n" = 300 "valgrind: 300 requests answered as expected"
+	check test "$n" = 300 "valgrind: 300 consent requests answered as expected"
 	fcgi_wait vg 60
-	check test $? = 0 "valgrind: no error and no leak after 300 requests of one process"
+	check test $? = 0 "valgrind: no error and no leak after 300 consent requests of one process"
+	_valgrind_start vgc config valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=200
+	n=0
+	for i in $(seq 50); do
+		fcgi vgc GET config "site_key=s1&lang=de"; [ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+		ORIGIN=https://other.org fcgi vgc HTTP_ACCEPT_LANGUAGE=fr GET config "site_key=s2"
+		[ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+		fcgi vgc GET config "site_key=nope"; [ "$(status_of "$T/fout")" = 404 ] && n=$((n + 1))
+		fcgi vgc CONSENT_MAU_CAP=0 GET config "site_key=s1&region=EU"; [ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+	done
+	check test "$n" = 200 "valgrind: 200 config requests answered as expected"
+	fcgi_wait vgc 60
+	check test $? = 0 "valgrind: no error and no leak after 200 config requests of one process"
+	_valgrind_start vgs scripts valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=100
+	n=0
+	for i in $(seq 50); do
+		fcgi vgs POST scripts "" "$(scripts_body s1 "vg$i.example.net")"; [ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+		fcgi vgs POST scripts "" "$big"; [ "$(status_of "$T/fout")" = 413 ] && n=$((n + 1))
+	done
+	check test "$n" = 100 "valgrind: 100 scripts requests answered as expected"
+	fcgi_wait vgs 60
+	check test $? = 0 "valgrind: no error and no leak after 100 scripts requests of one process"
 fi
 
 # ---- memory: the resident set does not grow with the requests ----
