@@ -156,8 +156,10 @@ same_setting(const char *a, const char *b)
 }
 
 /* Whether the kept store still serves path in mode: opened with this
- * request's settings, the same file (not replaced: device and inode), the
- * same schema (not upgraded). */
+ * request's settings, a file this process may still write (db_open's
+ * check: made read-only, or its mount), the same file (not replaced:
+ * device and inode), the same schema (not upgraded).  When not, the store
+ * is opened again, and db_open refuses what a new process would. */
 static int
 still_good(struct store *st, const char *path, enum store_mode mode)
 {
@@ -165,7 +167,7 @@ still_good(struct store *st, const char *path, enum store_mode mode)
 	int64_t schema[2];
 
 	return st->mode == mode && strcmp(st->path, path) == 0 &&
-	    same_setting(st->sync, io_env("CONSENT_SYNC")) &&
+	    same_setting(st->sync, io_env("CONSENT_SYNC")) && db_may_write(path) == 0 &&
 	    stat(path, &sb) == 0 && sb.st_dev == st->dev && sb.st_ino == st->ino &&
 	    schema_of(st, schema) == 0 && schema[0] == st->schema[0] &&
 	    schema[1] == st->schema[1];

@@ -65,6 +65,16 @@ _valgrind_start() {
 
 pid_of() { cat "$T/$1.pid"; }
 
+# fcgi_ready NAME: one request answered, so the process (valgrind's too)
+# has set its signal handlers up and waits in accept.
+fcgi_ready() {
+	local _sv
+	_sv=$(cat "$T/request" 2>/dev/null)
+	fcgi "$1" OPTIONS config ""
+	[ "$(status_of "$T/fout")" = 204 ] || notok "$1: the process answers a first request"
+	printf '%s' "$_sv" > "$T/request"
+}
+
 # fcgi_wait NAME SECONDS: wait for the process to exit; its exit status, or
 # 124 when it is still running after SECONDS.
 fcgi_wait() {
@@ -273,12 +283,13 @@ check test "$(grep -c 'CONSENT_FCGI_MAX_REQUESTS' "$T/badmax.err")" = 1 "one lin
 
 # ---- SIGTERM in the middle of a request: it finishes, then exit 0 ----
 fcgi_start term consent
+fcgi_ready term
 body=$(consent_body s1 visitor-term)
 fcgi_env POST consent "" "$body"
-{ printf '%s' "${body:0:20}"; sleep 1; printf '%s' "${body:20}"; } |
+{ printf '%s' "${body:0:20}"; sleep 2; printf '%s' "${body:20}"; } |
     timeout 20 env -i "${P[@]}" "$FCGI" -bind -connect "$T/term.sock" > "$T/term.out" &
 client=$!
-sleep 0.4
+sleep 0.7
 kill -TERM "$(pid_of term)"
 wait "$client"
 check test "$(status_of "$T/term.out")" = 201 "SIGTERM while a consent is being read: it is still answered 201"
@@ -287,12 +298,14 @@ check test $? = 0 "and the process exits 0 after it"
 check test "$(sqlite3 "$CONSENT_DB" "SELECT count(*) FROM consent_log WHERE anon_id_hash = '$(printf %s visitor-term | sha256sum | cut -c1-64)'")" = 1 \
     "the entry is stored"
 fcgi_start usr1 config
+fcgi_ready usr1
 kill -USR1 "$(pid_of usr1)"
 fcgi_wait usr1 10
 check test $? = 0 "SIGUSR1 (mod_fcgid's) when idle: exit 0"
 
 # ---- SIGKILL in the middle of a burst: no acknowledged consent is lost ----
 fcgi_start kill consent
+fcgi_ready kill
 burst() { # N: 60 consents, one line "anon status" each
 	local _i _a
 	for _i in $(seq 60); do
@@ -308,7 +321,11 @@ for c in 1 2 3; do
 	( T="$T/c$c"; mkdir -p "$T"; ln -s "$(dirname "$T")/kill.sock" "$T/kill.sock"; burst "$c" ) &
 	clients="$clients $!"
 done
-sleep 1
+# The kill comes once 20 consents are acknowledged, of the 180 sent.
+for i in $(seq 600); do
+	[ "$(cat "$T"/c[123]/burst-*.log 2>/dev/null | awk '$2 == 201' | wc -l)" -ge 20 ] && break
+	sleep 0.05
+done
 {
 	kill -KILL "$(pid_of kill)"
 	wait $clients "$(pid_of kill)"
@@ -347,6 +364,31 @@ mv "$T/new.db" "$CONSENT_DB"
 same rep "after a new file was moved over it: the new file's answer" GET config "site_key=s1"
 check grep -q '"site_name":"Replaced"' "$T/fout" "the answer is the new database's"
 fcgi_stop rep
+
+# ---- the database's mount made read-only under a process ----
+mkdir "$T/rodb"
+export CONSENT_DB="$T/rodb/consent.db"
+ctl init >/dev/null
+site s1
+if [ "$(id -u)" = 0 ] && mount --bind "$T/rodb" "$T/rodb" 2>/dev/null; then
+	if mount -o remount,bind,ro "$T/rodb" 2>/dev/null; then
+		umount "$T/rodb"
+		fcgi_start ro consent
+		same ro "consent before the mount turns read-only" POST consent "" "$(consent_body s1 ro-1)"
+		mount --bind "$T/rodb" "$T/rodb" && mount -o remount,bind,ro "$T/rodb"
+		same ro "consent on a read-only mount: refused as a new process refuses it" POST consent "" "$(consent_body s1 ro-2)"
+		check test "$(cat "$T/status")" = 500 "it is a 500"
+		umount "$T/rodb"
+		same ro "consent once the mount is writable again" POST consent "" "$(consent_body s1 ro-3)"
+		fcgi_stop ro
+		check test "$(grep -c . "$T/ro.err")" = 1 "one line on stderr, for the refused request ($(head -c 80 "$T/ro.err"))"
+	else
+		umount "$T/rodb"
+		skip "read-only mount: remount read-only is not permitted here"
+	fi
+else
+	skip "read-only mount: not root, or mount is not permitted here"
+fi
 
 # ---- the database upgraded under a process (consentctl init) ----
 export CONSENT_DB="$T/old.db"
