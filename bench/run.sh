@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh: `make bench`.  How close each endpoint comes to the cheapest CGI
-# program there is (bench/hello.c), through a real lighttpd and run directly.
+# program there is (bench/hello.c), run directly and through a real lighttpd,
+# as CGI and as FastCGI.
 #
 # One run, all on 127.0.0.1:
 #   1. builds the endpoints as a benchmark build (build/bench, STATIC=1, and
@@ -13,29 +14,39 @@
 #      build/bench/ while its inputs do not change);
 #   3. starts its own lighttpd on a free port of 127.0.0.1 with the
 #      endpoints' part of lighttpd/consent.conf but not its rate limiter
-#      (20 requests per 10 s would measure the limiter);
+#      (20 requests per 10 s would measure the limiter), and for each
+#      round's FastCGI scenarios a second one with the fastcgi.server of
+#      lighttpd/consent-fastcgi.conf, BENCH_FCGI_PROCS processes per
+#      endpoint;
 #   4. ROUNDS times, interleaved so that drift on the machine hits every
 #      scenario alike: wrk at 8 and 32 connections for SECONDS each on the
-#      floor and on every scenario, then each binary run directly N times;
-#   5. prints the table of ratios to the floor and writes bench/results.md.
+#      floor and on every scenario as CGI, then on every scenario as
+#      FastCGI, then each binary run directly N times beside N runs of the
+#      floor, each evicted from the page cache first (spawn -E);
+#   5. prints the table (direct "x floor", req/s ratios to the CGI floor in
+#      both modes, the issue's targets) and writes bench/results.md.
 #
 # Scenarios: config (GET, the big config, German visitor), consent (POST,
 # initial, 4 categories, a new visitor each request), scripts (POST, 10
 # entries of which 5 are new domains each request); each on both databases;
 # and config_builtin (GET, the same visitor, a site with nothing published:
-# the built-in texts of every language) on the empty one.
+# the built-in texts of every language) on the empty one.  Each again as
+# fcgi/NAME when the build has the FastCGI mode.
 #
 # Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_DIRECT_N
 # (100), BENCH_SANDBOX_N (1000), BENCH_ROWS (1000000), BENCH_SITES (10000),
 # BENCH_PORT (first free from 18100), BENCH_STATIC_CJSON (auto: try
-# bench/cjson.sh; 0: never).
+# bench/cjson.sh; 0: never), BENCH_FCGI (auto: FastCGI scenarios for every
+# build that has the mode; 0: CGI only), BENCH_FCGI_PROCS (4: processes per
+# endpoint in the FastCGI lighttpd; docs/performance.md says why 4).
 #
 # To weigh a change before it lands, give other builds of the three
 # endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
 # scripts) measures config@name, consent@name and scripts@name for each, on
 # the empty database (BENCH_VARIANT_1M=1: on both), interleaved with the
 # floor and with this tree's own build as config, consent and scripts;
-# config_builtin@name too when config_builtin is among the scenarios.  When
+# config_builtin@name too when config_builtin is among the scenarios; and
+# fcgi/config@name ... when that build has the FastCGI mode.  When
 # DIR/consentctl or DIR/../tools/consentctl exists, that consentctl makes the
 # variant's empty database (its own schema version, answers prepared with
 # its own stamp: prepare.c), so that a build from before a change is
@@ -54,6 +65,8 @@ DIRECT_N=${BENCH_DIRECT_N:-100}
 SANDBOX_N=${BENCH_SANDBOX_N:-1000}
 ROWS=${BENCH_ROWS:-1000000}
 SITES=${BENCH_SITES:-10000}
+FCGI_MODE=${BENCH_FCGI:-auto}
+FCGI_PROCS=${BENCH_FCGI_PROCS:-4}
 B=build/bench
 W=$top/$B/run
 RAW=$W/raw.tsv
@@ -167,7 +180,9 @@ fresh_dbs() {
 }
 
 # --- 3. lighttpd ----------------------------------------------------------
-# Scenario names: floor, ENDPOINT, ENDPOINT_1m, and ENDPOINT[_1m]@VARIANT.
+# Scenario names: floor, ENDPOINT, ENDPOINT_1m, and ENDPOINT[_1m]@VARIANT;
+# each but the floor again as fcgi/NAME, the same request to the FastCGI
+# lighttpd.
 SCENARIOS=${BENCH_SCENARIOS:-floor config config_builtin consent scripts config_1m consent_1m scripts_1m}
 case " $SCENARIOS " in *" floor "*) ;; *) SCENARIOS="floor $SCENARIOS" ;; esac
 VARIANT_DIRS=
@@ -184,6 +199,26 @@ for v in ${BENCH_VARIANTS:-}; do
 	[ "${BENCH_VARIANT_1M:-0}" != 1 ] ||
 	    SCENARIOS="$SCENARIOS config_1m@$name consent_1m@$name scripts_1m@$name"
 done
+
+# FastCGI: the builds that have the mode (libfcgi linked in), each scenario
+# of theirs once more through the FastCGI lighttpd.
+has_fcgi() { grep -q FCGI_WEB_SERVER_ADDRS "$1/config" 2>/dev/null; }
+FSCENARIOS=
+if [ "$FCGI_MODE" != 0 ]; then
+	has_fcgi "$CGI" || say "$CGI/config has no FastCGI mode: CGI only for this tree's build"
+	for s in $SCENARIOS; do
+		[ "$s" != floor ] || continue
+		d=$CGI
+		for v in $VARIANT_DIRS; do
+			case $s in *"@${v%%=*}") d=${v#*=} ;; esac
+		done
+		if has_fcgi "$d"; then FSCENARIOS="$FSCENARIOS fcgi/$s"; fi
+	done
+	for v in $VARIANT_DIRS; do
+		has_fcgi "${v#*=}" || say "variant ${v%%=*} has no FastCGI mode: CGI only"
+	done
+fi
+ALL_SCENARIOS="$SCENARIOS$FSCENARIOS"
 
 # The endpoint block of lighttpd/consent.conf without its mod_magnet rate
 # limiter, for one URL prefix, binary folder and database.
@@ -202,17 +237,43 @@ conf_block() { # prefix cgibin db
 CONF
 }
 
-conf=$W/lighttpd.conf
-write_conf() {
+# The same for lighttpd/consent-fastcgi.conf: its fastcgi.server with
+# FCGI_PROCS processes per endpoint, for one URL prefix (/fcgi...), binary
+# folder, database and socket name.
+fcgi_block() { # prefix cgibin db name
+	printf '$HTTP["url"] =^ "%s/functions/v1/" {\n' "$1"
+	printf '\t$HTTP["url"] !~ "^%s/functions/v1/(config|consent|scripts)$" {\n' "$1"
+	printf '\t\turl.access-deny = ( "" )\n\t}\n\tserver.max-request-size = 128\n\tfastcgi.server = (\n'
+	for e in config consent scripts; do
+		cat <<CONF
+		"$1/functions/v1/$e" => ((
+			"bin-path" => "$2/$e",
+			"socket" => "$SOCKETS/$4-$e.sock",
+			"max-procs" => $FCGI_PROCS,
+			"bin-environment" => ( "CONSENT_DB" => "$3", "CONSENT_FCGI_MAX_REQUESTS" => "1000000000" ),
+			"bin-copy-environment" => ( "TZ" ),
+			"check-local" => "disable",
+		)),
+CONF
+	done
+	printf '\t)\n}\n'
+}
+
+# The two servers: "cgi" (the floor and mod_cgi) and "fcgi" (mod_fastcgi,
+# started for the FastCGI scenarios of a round only, so that no FastCGI
+# process holds a database open while CGI processes are measured: a CGI
+# process that is not the first connection skips SQLite's WAL index
+# rebuild and would look cheaper than it is).
+write_conf() { # mode port
 	{
 		cat <<CONF
-# Written by bench/run.sh: the floor, and lighttpd/consent.conf's endpoint
-# block without the rate limiter once per build and database.
+# Written by bench/run.sh ($1): the floor, and lighttpd's endpoint block
+# without the rate limiter once per build and database.
 server.document-root = "$W/www"
 server.bind = "127.0.0.1"
-server.port = $1
-server.errorlog = "$W/lighttpd-error.log"
-server.modules = ( "mod_access", "mod_alias", "mod_setenv", "mod_cgi" )
+server.port = $2
+server.errorlog = "$W/lighttpd-$1-error.log"
+server.modules = ( "mod_access", "mod_alias", "mod_setenv", "mod_cgi", "mod_fastcgi" )
 url.access-deny = ( ".db", ".db-wal", ".db-shm", ".db-journal" )
 \$HTTP["url"] =^ "/floor/" {
 	alias.url = ( "/floor/" => "$W/floor/" )
@@ -220,79 +281,113 @@ url.access-deny = ( ".db", ".db-wal", ".db-shm", ".db-journal" )
 	cgi.execute-x-only = "enable"
 }
 CONF
-		conf_block "" "$CGI" "$W/empty.db"
-		conf_block "/big" "$CGI" "$W/big.db"
-		for v in $VARIANT_DIRS; do
-			conf_block "/v/${v%%=*}" "${v#*=}" "$W/empty-${v%%=*}.db"
-			conf_block "/v/${v%%=*}/big" "${v#*=}" "$W/big-${v%%=*}.db"
-		done
-	} > "$conf"
+		if [ "$1" = cgi ]; then
+			conf_block "" "$CGI" "$W/empty.db"
+			conf_block "/big" "$CGI" "$W/big.db"
+			for v in $VARIANT_DIRS; do
+				conf_block "/v/${v%%=*}" "${v#*=}" "$W/empty-${v%%=*}.db"
+				conf_block "/v/${v%%=*}/big" "${v#*=}" "$W/big-${v%%=*}.db"
+			done
+		else
+			# Only the blocks some scenario uses: each holds processes.
+			# (path_of sets p and v: these loops use other names.)
+			for pre in "" /big $(for vd in $VARIANT_DIRS; do echo "/v/${vd%%=*}" "/v/${vd%%=*}/big"; done); do
+				used=
+				for fs in $FSCENARIOS; do
+					case $(path_of "$fs") in "/fcgi$pre/functions/v1/"*) used=1 ;; esac
+				done
+				[ -n "$used" ] || continue
+				vn=${pre#/v/}; vn=${vn%/big}
+				case $pre in
+				/v/*) bdir=$(binary_of "config@$vn"); bdir=${bdir%/config} ;;
+				*) bdir=$CGI; vn= ;;
+				esac
+				case $pre in */big) bdb=$W/big${vn:+-$vn}.db ;; *) bdb=$W/empty${vn:+-$vn}.db ;; esac
+				fcgi_block "/fcgi$pre" "$bdir" "$bdb" "$(echo "x$pre" | tr -c 'A-Za-z0-9_\n-' '_')"
+			done
+		fi
+	} > "$W/lighttpd-$1.conf"
 }
 
-lpid=
-cleanup() {
-	if [ -n "$lpid" ]; then
-		kill "$lpid" 2>/dev/null || true
-		wait "$lpid" 2>/dev/null || true
+pid_cgi= pid_fcgi= base_cgi= base_fcgi=
+stop_server() { # mode
+	eval "p=\$pid_$1"
+	if [ -n "$p" ]; then
+		kill "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
 	fi
+	eval "pid_$1="
+}
+SOCKETS=
+cleanup() {
+	stop_server fcgi
+	stop_server cgi
+	[ -z "$SOCKETS" ] || rm -rf "$SOCKETS"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# Unix socket paths are short (108 bytes): the FastCGI sockets live in /tmp.
+SOCKETS=$(mktemp -d "${TMPDIR:-/tmp}/consent-bench.XXXXXX")
 rm -f "$W"/www/run-*.txt
 echo "$$" > "$W/www/run-$$.txt"
-port=${BENCH_PORT:-18100}
-last=$((port + 50))
-base=
-while [ "$port" -le "$last" ]; do
-	write_conf "$port"
-	: > "$W/lighttpd-error.log"
-	lighttpd -D -f "$conf" 2>>"$W/lighttpd-error.log" &
-	lpid=$!
-	i=0
-	while [ $i -lt 50 ]; do
-		if ! kill -0 "$lpid" 2>/dev/null; then break; fi
-		# The answer must be this server's (its own document root): a
-		# lighttpd of another run on the port would answer the floor too.
-		if [ "$(curl -s "http://127.0.0.1:$port/run-$$.txt")" = "$$" ]; then
-			base=http://127.0.0.1:$port
-			break 2
-		fi
-		sleep 0.1
-		i=$((i + 1))
+next_port=${BENCH_PORT:-18100}
+start_server() { # mode: on the first free port from next_port; sets base_MODE
+	port=$next_port last=$((next_port + 50))
+	while [ "$port" -le "$last" ]; do
+		write_conf "$1" "$port"
+		: > "$W/lighttpd-$1-error.log"
+		lighttpd -D -f "$W/lighttpd-$1.conf" 2>>"$W/lighttpd-$1-error.log" &
+		eval "pid_$1=\$!"
+		i=0
+		while [ $i -lt 50 ]; do
+			eval "kill -0 \$pid_$1" 2>/dev/null || break
+			# The answer must be this server's (its own document root): a
+			# lighttpd of another run on the port would answer the floor too.
+			if [ "$(curl -s "http://127.0.0.1:$port/run-$$.txt")" = "$$" ]; then
+				eval "base_$1=http://127.0.0.1:$port"
+				next_port=$((port + 1))
+				return 0
+			fi
+			sleep 0.1
+			i=$((i + 1))
+		done
+		stop_server "$1"
+		port=$((port + 1))
 	done
-	cleanup
-	lpid=
-	port=$((port + 1))
-done
-[ -n "$base" ] || { cat "$W/lighttpd-error.log" >&2; die "lighttpd did not start on 127.0.0.1:${BENCH_PORT:-18100}-$last"; }
-say "lighttpd $lpid on $base"
+	cat "$W/lighttpd-$1-error.log" >&2
+	die "lighttpd ($1) did not start on 127.0.0.1:$next_port-$last"
+}
 
 # --- 4. scenarios ---------------------------------------------------------
-variant_of() { case $1 in *@*) echo "${1#*@}" ;; *) echo "" ;; esac; }
-endpoint_of() { e=${1%@*}; e=${e%_1m}; echo "${e%_builtin}"; }
+# Every helper takes the scenario's name with or without fcgi/.
+is_fcgi() { case $1 in fcgi/*) return 0 ;; esac; return 1; }
+variant_of() { set -- "${1#fcgi/}"; case $1 in *@*) echo "${1#*@}" ;; *) echo "" ;; esac; }
+endpoint_of() { e=${1#fcgi/}; e=${e%@*}; e=${e%_1m}; echo "${e%_builtin}"; }
 path_of() {
 	case $1 in floor) echo /floor/hello; return ;; esac
 	v=$(variant_of "$1")
 	p=${v:+/v/$v}
 	case ${1%@*} in *_1m) p=$p/big ;; esac
+	is_fcgi "$1" && p=/fcgi$p
 	echo "$p/functions/v1/$(endpoint_of "$1")"
 }
+base_of() { if is_fcgi "$1"; then echo "$base_fcgi"; else echo "$base_cgi"; fi; }
 query_of() {
-	case $1 in
+	case ${1#fcgi/} in
 	config_builtin*) echo "?site_key=builtin" ;;
 	config*) echo "?site_key=bench" ;;
 	*) echo "" ;;
 	esac
 }
 body_of() {
-	case $1 in
+	case ${1#fcgi/} in
 	consent*) echo "$top/bench/fixtures/consent.json" ;;
 	scripts*) echo "$top/bench/fixtures/scripts.json" ;;
 	*) echo "" ;;
 	esac
 }
-expect_of() { case $1 in consent*) echo 201 ;; *) echo 200 ;; esac; }
+expect_of() { case ${1#fcgi/} in consent*) echo 201 ;; *) echo 200 ;; esac; }
 binary_of() {
 	case $1 in floor) echo "$W/floor/hello"; return ;; esac
 	v=$(variant_of "$1") dir=$CGI
@@ -305,24 +400,23 @@ db_of() {
 }
 
 # One request of each scenario must answer what it should before any timing.
-preflight() {
-	for s in $SCENARIOS; do
+preflight() { # scenarios
+	for s in "$@"; do
 		body=$(body_of "$s")
+		url=$(base_of "$s")$(path_of "$s")
 		if [ -n "$body" ]; then
-			sed "s/@ID@/preflight-$(echo "$s" | tr @ -)/g" "$body" > "$W/preflight.json"
+			sed "s/@ID@/preflight-$(echo "$s" | tr @/ --)/g" "$body" > "$W/preflight.json"
 			code=$(curl -s -o "$W/preflight.out" -w '%{http_code}' \
 			    -H 'Origin: https://www.bench.example' -H 'CF-IPCountry: DE' \
-			    -H 'Content-Type: application/json' --data-binary @"$W/preflight.json" \
-			    "$base$(path_of "$s")")
+			    -H 'Content-Type: application/json' --data-binary @"$W/preflight.json" "$url")
 		else
 			code=$(curl -s -o "$W/preflight.out" -w '%{http_code}' \
-			    -H 'Origin: https://www.bench.example' -H 'CF-IPCountry: DE' \
-			    "$base$(path_of "$s")$(query_of "$s")")
+			    -H 'Origin: https://www.bench.example' -H 'CF-IPCountry: DE' "$url$(query_of "$s")")
 		fi
 		if [ "$code" != "$(expect_of "$s")" ]; then
 			say "$s answered $code:"
 			head -c 500 "$W/preflight.out" >&2
-			tail -n 5 "$W/lighttpd-error.log" >&2
+			tail -n 5 "$W"/lighttpd-*-error.log >&2
 			die "preflight failed"
 		fi
 	done
@@ -332,21 +426,24 @@ run_wrk() { # round scenario connections
 	body=$(body_of "$2")
 	out=$(BENCH_BODY=$body BENCH_SALT="r$1c$3-$$" \
 	    wrk -t2 -c"$3" -d"${SECS}s" --timeout 10s -s bench/wrk.lua \
-	    "$base$(path_of "$2")$(query_of "$2")" 2>&1) || { printf '%s\n' "$out" >&2; die "wrk failed on $2"; }
+	    "$(base_of "$2")$(path_of "$2")$(query_of "$2")" 2>&1) || { printf '%s\n' "$out" >&2; die "wrk failed on $2"; }
 	line=$(printf '%s\n' "$out" | grep '^RESULT ') || { printf '%s\n' "$out" >&2; die "wrk gave no result on $2"; }
 	# RESULT requests=N duration_us=N p50_us=N p99_us=N errors=N status_errors=N
 	printf '%s\n' "$line" | sed 's/[a-z0-9_]*=//g' | awk -v r="$1" -v s="$2" -v c="$3" \
 	    '{ printf "wrk\t%s\t%s\t%s\t%.1f\t%d\t%d\t%d\n", r, s, c, $2 * 1e6 / $3, $4, $5, $6 + $7 }' >> "$RAW"
 }
 
-run_direct() { # round scenario
-	round=$1 s=$2
+# DIRECT_N runs of a scenario's binary, evicted from the page cache first
+# (spawn -E), as a web server would run it; one "direct" line (KIND is
+# "direct", or "pair" for the floor's run paired with a scenario).
+run_direct() { # round scenario kind [binary]
+	round=$1 s=$2 kind=$3 prog=${4:-$(binary_of "$2")}
 	body=$(body_of "$s")
 	method=GET
 	[ -z "$body" ] || method=POST
-	set -- -n "$DIRECT_N" -w 5 -s "d$1-$(echo "$s" | tr @ -)-$$" \
+	set -- -E -n "$DIRECT_N" -w 5 -s "d$1-$(echo "$s" | tr @ -)-$$" \
 	    -e GATEWAY_INTERFACE=CGI/1.1 -e SERVER_SOFTWARE=lighttpd -e SERVER_PROTOCOL=HTTP/1.1 \
-	    -e SERVER_NAME=127.0.0.1 -e SERVER_ADDR=127.0.0.1 -e SERVER_PORT="${base##*:}" \
+	    -e SERVER_NAME=127.0.0.1 -e SERVER_ADDR=127.0.0.1 -e SERVER_PORT="${base_cgi##*:}" \
 	    -e REQUEST_METHOD=$method -e "QUERY_STRING=$(query_of "$s" | sed 's/^?//')" \
 	    -e "REQUEST_URI=$(path_of "$s")$(query_of "$s")" -e "SCRIPT_NAME=$(path_of "$s")" \
 	    -e REMOTE_ADDR=127.0.0.1 -e REMOTE_PORT=40000 -e DOCUMENT_ROOT="$W/www" \
@@ -355,26 +452,43 @@ run_direct() { # round scenario
 	    -e "HTTP_ACCEPT_LANGUAGE=de-DE,de;q=0.9,en;q=0.8" -e HTTP_CF_IPCOUNTRY=DE \
 	    -e "CONSENT_DB=$(db_of "$s")"
 	[ -z "$body" ] || set -- "$@" -b "$body" -e CONTENT_TYPE=application/json
-	out=$("$W/spawn" "$@" "$(binary_of "$s")") || { printf '%s\n' "$out" >&2; die "direct runs of $s failed"; }
+	out=$("$W/spawn" "$@" "$prog") || { printf '%s\n' "$out" >&2; die "direct runs of $s failed"; }
 	# n=N mean_us=N p50_us=N p99_us=N cpu_us=N bad=N
-	printf '%s\n' "$out" | sed 's/[a-z0-9_]*=//g' | awk -v r="$round" -v s="$s" \
-	    '{ printf "direct\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", r, s, $2, $3, $4, $5, $6 }' >> "$RAW"
+	printf '%s\n' "$out" | sed 's/[a-z0-9_]*=//g' | awk -v r="$round" -v s="$s" -v k="$kind" \
+	    '{ printf "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", k, r, s, $2, $3, $4, $5, $6 }' >> "$RAW"
 }
 
 : > "$RAW"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+start_server cgi
+say "lighttpd (CGI) $pid_cgi on $base_cgi"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	fresh_dbs
-	[ "$r" -gt 1 ] || preflight
-	say "round $r of $ROUNDS: wrk ${SECS}s x $(echo $SCENARIOS | wc -w) scenarios x 2, then $DIRECT_N direct runs each"
+	[ "$r" -gt 1 ] || preflight $SCENARIOS
+	say "round $r of $ROUNDS: wrk ${SECS}s x $(echo $ALL_SCENARIOS | wc -w) scenarios x 2, then $DIRECT_N direct runs of each binary and of the floor beside it"
 	for c in 8 32; do
 		for s in $SCENARIOS; do
 			run_wrk "$r" "$s" "$c"
 		done
 	done
+	if [ -n "$FSCENARIOS" ]; then
+		start_server fcgi
+		[ "$r" -gt 1 ] || { say "lighttpd (FastCGI, $FCGI_PROCS processes per endpoint) on $base_fcgi"; }
+		preflight $FSCENARIOS
+		for c in 8 32; do
+			for s in $FSCENARIOS; do
+				run_wrk "$r" "$s" "$c"
+			done
+		done
+		stop_server fcgi
+	fi
+	# Each binary paired with the floor, both evicted from the page cache
+	# the same way: the ratio of the pair is the binary's "x floor".
 	for s in $SCENARIOS; do
-		run_direct "$r" "$s"
+		[ "$s" != floor ] || continue
+		run_direct "$r" "$s" pair "$W/floor/hello"
+		run_direct "$r" "$s" direct
 	done
 	r=$((r + 1))
 done
@@ -403,12 +517,12 @@ sandbox=$(printf '%s' "$pairs" | sed 's/[a-z0-9_]*=//g' | awk '
 say "sandbox_enter(): $sandbox per process"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 cleanup
-lpid=
 
 # --- 5. table -------------------------------------------------------------
-# Per round, each scenario's req/s over the floor's of the same round and
-# connection count; the table shows medians over rounds.  Direct: the
-# floor's median time over the binary's (so higher is better, as for req/s).
+# Per round, each scenario's req/s (CGI and FastCGI) over the CGI floor's of
+# the same round and connection count, and each binary's direct median
+# over the median of the floor run beside it ("x floor": lower is better);
+# the table shows medians over rounds.
 table=$(awk -F '\t' -v rounds="$ROUNDS" -v scenarios="$SCENARIOS" '
 function median(list,   n, a, i, j, t) {
 	n = split(list, a, " ")
@@ -416,42 +530,54 @@ function median(list,   n, a, i, j, t) {
 	if (n == 0) return 0
 	return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+function ratio_of(s, c,   l, r) {
+	l = ""
+	for (r = 1; r <= rounds; r++)
+		if (rr[r, "floor", c] > 0 && rr[r, s, c] > 0) l = l " " rr[r, s, c] / rr[r, "floor", c]
+	return median(l)
+}
+function dev(a, b) { return b > 0 ? a / b - 1 : 0 }
+function within(d) { return d >= -0.15 && d <= 0.15 }
 $1 == "wrk"    { rps[$3, $4] = rps[$3, $4] " " $5; rr[$2, $3, $4] = $5
                  p50[$3, $4] = p50[$3, $4] " " $6; p99[$3, $4] = p99[$3, $4] " " $7
-                 err[$3, $4] += $8 }
+                 err[$3, $4] += $8; seen[$3] = 1 }
 $1 == "direct" { d50[$3] = d50[$3] " " $5; dcpu[$3] = dcpu[$3] " " $7; dr[$2, $3] = $5 }
+$1 == "pair"   { d50["floor"] = d50["floor"] " " $5; dcpu["floor"] = dcpu["floor"] " " $7; pr[$2, $3] = $5 }
 END {
 	n = split(scenarios, sc, " ")
-	target["config"] = 0.75; target["consent"] = 0.65; target["scripts"] = 0.60
-	target["config_builtin"] = 0.75
+	xt["config"] = 2.5; xt["consent"] = 3.9; xt["scripts"] = 3.9; xt["config_builtin"] = 2.5
+	ft["config"] = 2.0; ft["consent"] = 1.0; ft["scripts"] = 1.0; ft["config_builtin"] = 2.0
 	for (i = 1; i <= n; i++) {
-		s = sc[i]
-		for (c = 8; c <= 32; c += 24) {
-			l = ""
-			for (r = 1; r <= rounds; r++)
-				if (rr[r, "floor", c] > 0) l = l " " rr[r, s, c] / rr[r, "floor", c]
-			ratio[s, c] = median(l)
-		}
+		s = sc[i]; f = "fcgi/" s
+		for (c = 8; c <= 32; c += 24) { ratio[s, c] = ratio_of(s, c); ratio[f, c] = ratio_of(f, c) }
 		l = ""
-		for (r = 1; r <= rounds; r++) if (dr[r, s] > 0) l = l " " dr[r, "floor"] / dr[r, s]
-		dratio[s] = median(l)
+		for (r = 1; r <= rounds; r++) if (pr[r, s] > 0) l = l " " dr[r, s] / pr[r, s]
+		x[s] = (s == "floor") ? 1 : median(l)
 	}
-	printf "| scenario | req/s c8 | ratio c8 | p50 / p99 ms c8 | req/s c32 | ratio c32 | p50 / p99 ms c32 | direct p50 ms | direct CPU ms | direct ratio | target (c8) |\n"
-	printf "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+	printf "| scenario | direct p50 ms | direct CPU ms | x floor | CGI req/s c8 | CGI ratio c8 | CGI p50 / p99 ms c8 | FastCGI req/s c8 | FastCGI ratio c8 | FastCGI p50 / p99 ms c8 | CGI ratio c32 | FastCGI ratio c32 | targets |\n"
+	printf "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
 	for (i = 1; i <= n; i++) {
-		s = sc[i]; base = s; sub(/@.*$/, "", base); sub(/_1m$/, "", base)
+		s = sc[i]; f = "fcgi/" s; fm = (f in seen)
+		base = s; sub(/@.*$/, "", base); sub(/_1m$/, "", base)
 		empty = s; sub(/_1m/, "", empty)
 		if (s == "floor") t = "floor"
-		else if (s == empty) t = sprintf("%s %.2f: %s", (ratio[s, 8] >= target[base]) ? "met" : "MISSED", target[base], (ratio[s, 8] >= target[base]) ? "yes" : sprintf("%.0f%% short", (1 - ratio[s, 8] / target[base]) * 100))
-		else {
-			dev = ratio[empty, 8] > 0 ? ratio[s, 8] / ratio[empty, 8] - 1 : 0
-			t = sprintf("%s: %+.0f%% vs empty (limit 15%%)", (dev >= -0.15 && dev <= 0.15) ? "met" : "MISSED", dev * 100)
+		else if (s == empty) {
+			t = sprintf("direct at most %.1fx: %s", xt[base], x[s] <= xt[base] ? "met" : "MISSED")
+			if (fm) t = t sprintf("; FastCGI at least %.1f: %s", ft[base], ratio[f, 8] >= ft[base] ? "met" : "MISSED")
+		} else {
+			dx = dev(x[s], x[empty]); dc = dev(ratio[s, 8], ratio[empty, 8]); df = dev(ratio[f, 8], ratio["fcgi/" empty, 8])
+			good = within(dx) && within(dc) && (!fm || within(df))
+			t = sprintf("%s, vs empty (limit 15%%): direct %+.0f%%, CGI %+.0f%%", good ? "met" : "MISSED", dx * 100, dc * 100)
+			if (fm) t = t sprintf(", FastCGI %+.0f%%", df * 100)
 		}
-		printf "| %s | %.0f | %.2f | %.1f / %.1f | %.0f | %.2f | %.1f / %.1f | %.2f | %.2f | %.2f | %s |\n", s,
+		if (fm) fcols = sprintf("%.0f | %.2f | %.1f / %.1f", median(rps[f, 8]), ratio[f, 8], median(p50[f, 8]) / 1000, median(p99[f, 8]) / 1000)
+		else fcols = "| |"
+		printf "| %s | %.2f | %.2f | %.2f | %.0f | %.2f | %.1f / %.1f | %s | %.2f | %s | %s |\n", s,
+		    median(d50[s]) / 1000, median(dcpu[s]) / 1000, x[s],
 		    median(rps[s, 8]), ratio[s, 8], median(p50[s, 8]) / 1000, median(p99[s, 8]) / 1000,
-		    median(rps[s, 32]), ratio[s, 32], median(p50[s, 32]) / 1000, median(p99[s, 32]) / 1000,
-		    median(d50[s]) / 1000, median(dcpu[s]) / 1000, dratio[s], t
+		    fcols, ratio[s, 32], fm ? sprintf("%.2f", ratio[f, 32]) : "", t
 		if (err[s, 8] + err[s, 32] > 0) errs = errs sprintf(" %s:%d", s, err[s, 8] + err[s, 32])
+		if (err[f, 8] + err[f, 32] > 0) errs = errs sprintf(" %s:%d", f, err[f, 8] + err[f, 32])
 	}
 	if (errs != "") printf "\nRequests that failed (socket errors or HTTP status >= 400):%s\n", errs
 }' "$RAW")
@@ -459,6 +585,8 @@ END {
 elapsed=$(( $(date +%s) - start ))
 cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo "?")
 mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo "?")
+fcgi_note="FastCGI: not measured (no build with the mode, or BENCH_FCGI=0)"
+[ -z "$FSCENARIOS" ] || fcgi_note="FastCGI: a second lighttpd with lighttpd/consent-fastcgi.conf's fastcgi.server (no rate limiter), $FCGI_PROCS processes per endpoint, started for the FastCGI scenarios of each round"
 {
 	echo "# Benchmark results"
 	echo
@@ -468,9 +596,11 @@ mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/
 	echo "- Load average before / after: $load_before / $load_after"
 	echo "- Build: \`make B=$B STATIC=1${cjson_a:+ CJSON_A=...}\`: $link_mode; floor: bench/hello.c, \`cc -O2 -static\`"
 	echo "- Tools: $(lighttpd -v 2>&1 | head -n 1 | cut -d' ' -f1), wrk $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f2), SQLite $(sqlite3 --version | cut -d' ' -f1)"
-	echo "- Each figure is the median of $ROUNDS interleaved rounds: wrk ${SECS} s per scenario at 8 and 32 connections (2 threads), then $DIRECT_N direct runs per binary"
+	echo "- Each figure is the median of $ROUNDS interleaved rounds: wrk ${SECS} s per scenario at 8 and 32 connections (2 threads), CGI then FastCGI, then $DIRECT_N direct runs of each binary, each beside $DIRECT_N of the floor"
+	echo "- $fcgi_note"
 	echo "- 1M rows: $ROWS consent entries, $SITES sites (bench/gen.sql); the empty log holds only this run's own requests"
-	echo "- Ratios are to the floor measured in the same round; direct ratio = floor time / binary time"
+	echo "- Ratios: req/s over the CGI floor's req/s in the same round (higher is better); x floor: a binary's direct median over the floor's run beside it, both evicted from the page cache first (lower is better)"
+	echo "- Targets (issue 14): x floor at most 2.5 (config), 3.9 (consent, scripts); FastCGI ratio at 8 connections at least 2.0 (config), 1.0 (consent, scripts); every 1M-row figure within 15% of the empty log's"
 	echo "- sandbox_enter() adds $sandbox per process (median of 3 x $SANDBOX_N runs of the floor with and without it)"
 	echo "- Whole run: ${elapsed} s"
 	echo

@@ -10,8 +10,7 @@
 # The servers live in sbin, which a user's PATH may lack.
 PATH=$PATH:/usr/sbin:/sbin
 if ! command -v lighttpd >/dev/null 2>&1; then
-	skip "lighttpd is not installed (sh tools/deps.sh as root): lighttpd deploy checks not run"
-	exit 0
+	deploy_absent "lighttpd is not installed (sh tools/deps.sh as root): lighttpd deploy checks not run"
 fi
 
 deploy_init
@@ -50,8 +49,7 @@ for attempt in 1 2 3; do
 	write_conf "$limited" "$open"
 	if ! lighttpd -tt -f "$L/lighttpd.conf" > "$L/configtest.log" 2>&1; then
 		if grep -q 'mod_magnet' "$L/configtest.log"; then
-			skip "lighttpd has no mod_magnet (package lighttpd-modules-lua): lighttpd deploy checks not run"
-			exit 0
+			deploy_absent "lighttpd has no mod_magnet (package lighttpd-modules-lua): lighttpd deploy checks not run"
 		fi
 		notok "lighttpd -tt rejects the shipped config: $(head -n 3 "$L/configtest.log" | tr '\n' ' ')"
 		exit 1

@@ -11,18 +11,15 @@
 # The servers live in sbin, which a user's PATH may lack.
 PATH=$PATH:/usr/sbin:/sbin
 if ! command -v apache2 >/dev/null 2>&1; then
-	skip "apache2 is not installed (sh tools/deps.sh as root): Apache deploy checks not run"
-	exit 0
+	deploy_absent "apache2 is not installed (sh tools/deps.sh as root): Apache deploy checks not run"
 fi
 mods=/usr/lib/apache2/modules
 if [ ! -f "$mods/mod_qos.so" ]; then
-	skip "mod_qos is not installed (package libapache2-mod-qos): Apache deploy checks not run"
-	exit 0
+	deploy_absent "mod_qos is not installed (package libapache2-mod-qos): Apache deploy checks not run"
 fi
 libpcre=$(ldconfig -p 2>/dev/null | awk '/libpcre\.so\.3 /{ print $NF; exit }')
 if [ -z "$libpcre" ]; then
-	skip "libpcre.so.3 is not installed (package libpcre3), mod_qos cannot load: Apache deploy checks not run"
-	exit 0
+	deploy_absent "libpcre.so.3 is not installed (package libpcre3), mod_qos cannot load: Apache deploy checks not run"
 fi
 
 deploy_init

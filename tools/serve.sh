@@ -2,6 +2,8 @@
 # serve.sh PORT: a demo database and a real lighttpd serving the API on
 # 127.0.0.1:PORT under /functions/v1/, the SDK at /sdk/consent.js and a demo
 # page with the SDK on it at /demo/, in the foreground (Ctrl-C stops it).
+# SERVE_MODE=fastcgi serves the API with lighttpd/consent-fastcgi.conf (the
+# binaries as FastCGI processes) instead of consent.conf (CGI).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 port=${1:-8080}
@@ -31,9 +33,21 @@ var.consent_dir = "$top/lighttpd"
 var.consent_cgibin = "$top/cgi-bin"
 var.consent_sdk = "$top/build/sdk"
 var.consent_env = ( "CONSENT_DB" => "$db" )
-include var.consent_dir + "/consent.conf"
 CONF
-echo "Serving the consent API on http://127.0.0.1:$port/functions/v1/ (database $db)"
+case ${SERVE_MODE:-cgi} in
+cgi)
+	echo 'include var.consent_dir + "/consent.conf"' >> "$dir/lighttpd.conf" ;;
+fastcgi)
+	mkdir -p "$dir/sockets"
+	cat >> "$dir/lighttpd.conf" <<CONF
+var.consent_sockets = "$dir/sockets"
+var.consent_procs = 2
+include var.consent_dir + "/consent-fastcgi.conf"
+CONF
+	;;
+*) echo "serve: SERVE_MODE is cgi or fastcgi, not $SERVE_MODE" >&2; exit 1 ;;
+esac
+echo "Serving the consent API (${SERVE_MODE:-cgi}) on http://127.0.0.1:$port/functions/v1/ (database $db)"
 echo "The demo page, with the banner: http://127.0.0.1:$port/demo/"
 echo "Try:"
 echo "  curl -i -H 'Origin: http://localhost' 'http://127.0.0.1:$port/functions/v1/config?site_key=demo'"

@@ -23,6 +23,14 @@
 #                            refused, and after Retry-After seconds the
 #                            client is let through again
 #   log_checks FILE... LABEL no sanitizer report in the servers' logs
+#   deploy_absent MSG        a server or module is missing: skip, or fail
+#                            under CI=true (CI installs tools/deps.sh)
+#   fcgi_pids BINARY         the running processes of BINARY, sorted
+#   fcgi_checks BASE LABEL BINDIR
+#                            FastCGI: the processes of BINDIR's binaries
+#                            serve request after request, answer as the
+#                            CGI program does, and one killed is replaced
+#                            while the next request is served
 
 if ! command -v curl >/dev/null 2>&1; then
 	skip "curl is not installed: deploy checks not run"
@@ -280,4 +288,72 @@ log_checks() { # FILE... LABEL
 	else
 		ok "$_l: no sanitizer report in the server's logs"
 	fi
+}
+
+deploy_absent() { # MSG
+	if [ "${CI:-}" = true ]; then
+		notok "$1 (CI=true: tools/deps.sh installs it)"
+		exit 1
+	fi
+	skip "$1"
+	exit 0
+}
+
+# The processes running BINARY (by /proc/PID/exe), one pid a line, sorted.
+fcgi_pids() { # BINARY
+	for _d in /proc/[0-9]*; do
+		[ "$(readlink "$_d/exe" 2>/dev/null)" = "$1" ] && echo "${_d#/proc/}"
+	done | sort -n
+}
+
+# FastCGI mode through a server whose FastCGI processes run BINDIR's
+# binaries: the processes serve request after request (the same pids before
+# and after), answer byte for byte what the same binary answers as CGI, and
+# a process killed with SIGKILL costs no request: the next one is served
+# and a new process takes the killed one's place.
+fcgi_checks() { # BASE LABEL BINDIR
+	_b=$1/functions/v1 _l=$2 _bin=$3/config
+	_o=(-H "Origin: $SITE_ORIGIN")
+	for _e in config consent scripts; do
+		check test -n "$(fcgi_pids "$3/$_e")" "$_l: $_e runs as long-lived FastCGI processes"
+	done
+	http "${_o[@]}" GET "$_b/config?site_key=s1&lang=en"
+	_before=$(fcgi_pids "$_bin" | tr '\n' ' ')
+	_codes=""
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		http "${_o[@]}" GET "$_b/config?site_key=s1&lang=en"
+		_codes="$_codes$(cat "$T/status") "
+	done
+	_after=$(fcgi_pids "$_bin" | tr '\n' ' ')
+	check test "$_codes" = "200 200 200 200 200 200 200 200 200 200 " "$_l: 10 more config requests: all 200"
+	if [ -n "$_before" ] && [ "$_before" = "$_after" ]; then
+		ok "$_l: the same config processes ($_after) served all 10: no process per request"
+	else
+		notok "$_l: config processes before 10 requests: '$_before', after: '$_after'"
+	fi
+	# The same answer as the binary run as CGI, byte for byte.
+	cp "$T/body" "$T/body.fcgi"
+	cgi GET config "site_key=s1&lang=en"
+	check cmp -s "$T/body" "$T/body.fcgi" "$_l: config's body is the one the binary gives as CGI"
+
+	_victim=${_after%% *}
+	kill -KILL "$_victim" 2>/dev/null
+	http "${_o[@]}" GET "$_b/config?site_key=s1&lang=en"
+	expect_status 200 "$_l: config process $_victim killed: the next request is served"
+	_new=""
+	for _i in $(seq 25); do
+		_new=$(fcgi_pids "$_bin" | tr '\n' ' ')
+		case " $_new" in
+		*" $_victim "*|" ") ;;
+		*) [ "$(echo $_new | wc -w)" -ge "$(echo $_after | wc -w)" ] && break ;;
+		esac
+		http "${_o[@]}" GET "$_b/config?site_key=s1&lang=en"
+		sleep 0.2
+	done
+	case " $_new" in
+	*" $_victim "*|" ") notok "$_l: after the kill the config processes are '$_new'" ;;
+	*) ok "$_l: the killed process is replaced (config processes now $_new)" ;;
+	esac
+	http "${_o[@]}" GET "$_b/config?site_key=s1&lang=en"
+	expect_status 200 "$_l: and serves"
 }
