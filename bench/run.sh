@@ -4,8 +4,8 @@
 # as CGI and as FastCGI.
 #
 # One run, all on 127.0.0.1:
-#   1. builds the endpoints as a benchmark build (build/bench, STATIC=1, and
-#      fully static when a cJSON archive can be made: bench/cjson.sh), the
+#   1. builds the endpoints as the default build does (build/bench: fully
+#      static with tools/static-libs.sh's archives, which it makes), the
 #      static floor program and the spawn loop (bench/spawn.c);
 #   2. makes two databases with consentctl: "empty" (the site "bench", its
 #      domain and the config of bench/fixtures/config.json: 6 categories,
@@ -35,8 +35,8 @@
 #
 # Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_DIRECT_N
 # (100), BENCH_SANDBOX_N (1000), BENCH_ROWS (1000000), BENCH_SITES (10000),
-# BENCH_PORT (first free from 18100), BENCH_STATIC_CJSON (auto: try
-# bench/cjson.sh; 0: never), BENCH_FCGI (auto: FastCGI scenarios for every
+# BENCH_PORT (first free from 18100), BENCH_STATIC (auto: make the static
+# archives with tools/static-libs.sh; 0: never), BENCH_FCGI (auto: FastCGI scenarios for every
 # build that has the mode; 0: CGI only), BENCH_FCGI_PROCS (4: processes per
 # endpoint in the FastCGI lighttpd; docs/performance.md says why 4).
 #
@@ -81,18 +81,17 @@ done
 
 # --- 1. build -------------------------------------------------------------
 mkdir -p "$B" "$W"
-cjson_a=
-if [ "${BENCH_STATIC_CJSON:-auto}" != 0 ]; then
-	cjson_a=$(sh bench/cjson.sh "$B/cjson" 2>"$W/cjson.log") || cjson_a=
-	[ -n "$cjson_a" ] || say "no cJSON archive (see $W/cjson.log): cJSON and glibc stay shared"
+if [ "${BENCH_STATIC:-auto}" != 0 ]; then
+	sh tools/static-libs.sh >"$W/static.log" 2>&1 ||
+	    say "no static archives (see $W/static.log): cJSON and glibc stay shared"
 fi
 targets=
 [ -n "${BENCH_CGI:-}" ] || targets="$B/cgi-bin/config $B/cgi-bin/consent $B/cgi-bin/scripts"
 [ -n "${BENCH_CTL:-}" ] || targets="$targets $B/tools/consentctl"
 if [ -n "$targets" ]; then
-	say "building $targets (STATIC=1${cjson_a:+, CJSON_A=$cjson_a})"
+	say "building $targets (the default build: make B=$B)"
 	# shellcheck disable=SC2086
-	make -s -j2 B="$B" STATIC=1 ${cjson_a:+CJSON_A="$cjson_a"} $targets \
+	make -s -j2 B="$B" $targets \
 	    >"$W/build.log" 2>&1 || { cat "$W/build.log" >&2; die "build failed"; }
 fi
 mkdir -p "$W/floor" "$W/www"
@@ -594,7 +593,7 @@ fcgi_note="FastCGI: not measured (no build with the mode, or BENCH_FCGI=0)"
 	echo
 	echo "- Machine: $(nproc) CPUs ($cpu), $mem, $(uname -sr)"
 	echo "- Load average before / after: $load_before / $load_after"
-	echo "- Build: \`make B=$B STATIC=1${cjson_a:+ CJSON_A=...}\`: $link_mode; floor: bench/hello.c, \`cc -O2 -static\`"
+	echo "- Build: \`make B=$B\` (the default build, tools/static-libs.sh's archives): $link_mode; floor: bench/hello.c, \`cc -O2 -static\`"
 	echo "- Tools: $(lighttpd -v 2>&1 | head -n 1 | cut -d' ' -f1), wrk $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f2), SQLite $(sqlite3 --version | cut -d' ' -f1)"
 	echo "- Each figure is the median of $ROUNDS interleaved rounds: wrk ${SECS} s per scenario at 8 and 32 connections (2 threads), CGI then FastCGI, then $DIRECT_N direct runs of each binary, each beside $DIRECT_N of the floor"
 	echo "- $fcgi_note"

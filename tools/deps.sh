@@ -49,4 +49,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # them make still builds, and says in one line that it is not fully static.
 sh "$top/tools/static-libs.sh" ||
 	echo "deps.sh: the static archives were not made (see above): make will link cJSON and glibc shared" >&2
+# Run through sudo: what it made in the checkout belongs to the user who
+# asked, whose make writes beside it.
+if [ -n "${SUDO_UID:-}" ] && [ -n "${SUDO_GID:-}" ]; then
+	for d in "$top/build" "$top/build/static" "$top/node_modules"; do
+		[ -e "$d" ] && chown -R "$SUDO_UID:$SUDO_GID" "$d"
+	done
+fi
 echo "deps.sh: packages installed"
