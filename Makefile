@@ -82,8 +82,10 @@ CTL_SRC    := $(sort $(wildcard tools/*.c))
 CTL_OBJ    := $(CTL_SRC:tools/%.c=$(B)/obj/tools/%.o)
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNITS      := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
+# The suite's FastCGI client (tests/fcgi-client.c): CONSENT_TEST_MODE=fcgi.
+FCGI_CLIENT := $(B)/tests/fcgi-client
 
-all: $(CGIS) $(CTL) $(UNITS) sdk
+all: $(CGIS) $(CTL) $(UNITS) $(FCGI_CLIENT) sdk
 
 # The browser SDK: one minified IIFE from sdk/index.js, its stylesheet
 # bundled as text, SDK_VERSION the project's version.  Built once, in the
@@ -207,6 +209,10 @@ $(CTL): $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB)
 $(B)/tests/unit/%: tests/unit/%.c $(LIB) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) -iquote tests/unit $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+$(FCGI_CLIENT): tests/fcgi-client.c $(FLAGS_STAMP)
+	@mkdir -p $(@D) $(DEPDIR)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 -include $(wildcard $(DEPDIR)/*.d)
 
