@@ -3,8 +3,11 @@
 #   make                 build cgi-bin/{config,consent,scripts}, tools/consentctl
 #                        and the browser SDK build/sdk/consent.js (esbuild)
 #   make test            build and run the whole suite once
+#   make test-fcgi       the suite with the endpoints reached through FastCGI
 #   make check           the suite plainly with a short fuzz run (FUZZ_SECONDS per
-#                        harness), then under ASan+UBSan (build/asan/)
+#                        harness), through FastCGI, then under ASan+UBSan
+#                        (build/asan/)
+#   make check-fcgi-asan the suite through FastCGI under ASan+UBSan
 #   make valgrind        the suite with every binary under valgrind
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
 #   make bench           benchmark against the simplest CGI (bench/)
@@ -220,14 +223,26 @@ $(FCGI_CLIENT): tests/fcgi-client.c $(FLAGS_STAMP)
 test: all
 	BUILD=$(abspath $(B)) sh tests/run.sh
 
+# The same suite with every black-box request sent through FastCGI to
+# long-lived processes (tests/setup.sh, tests/fcgi-client.c).
+test-fcgi: all
+	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi sh tests/run.sh
+
 # check: the suite, a short fuzzing run of every harness (FUZZ_SECONDS each,
-# two at a time: t0950), then the suite again under ASan and UBSan.
+# two at a time: t0950), the suite through FastCGI, then the suite again
+# under ASan and UBSan.  The sanitized suite through FastCGI is
+# check-fcgi-asan (it would add ASAN_FCGI_MINUTES to check).
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 check: all
 	BUILD=$(abspath $(B)) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh
+	BUILD=$(abspath $(B)) FUZZ_SECONDS=$(FUZZ_SECONDS) CONSENT_TEST_MODE=fcgi sh tests/run.sh
 	$(MAKE) B=build/asan SAN=1 all
-	BUILD=$(abspath build/asan) SANITIZED=1 \
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
+	BUILD=$(abspath build/asan) SANITIZED=1 $(SAN_ENV) sh tests/run.sh
+
+check-fcgi-asan:
+	$(MAKE) B=build/asan SAN=1 all
+	BUILD=$(abspath build/asan) SANITIZED=1 CONSENT_TEST_MODE=fcgi $(SAN_ENV) sh tests/run.sh
 
 valgrind: all
 	BUILD=$(abspath $(B)) VALGRIND=1 sh tests/run.sh
@@ -257,6 +272,6 @@ install: $(CGIS) $(CTL) sdk
 clean:
 	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)
 
-.PHONY: all sdk sdk-missing test check valgrind serve bench bench-sdk fuzz install clean FORCE
+.PHONY: all sdk sdk-missing test test-fcgi check check-fcgi-asan valgrind serve bench bench-sdk fuzz install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c

@@ -6,12 +6,13 @@
  * layer of the FastCGI specification 1.0 as a web server does, one request
  * per connection (no FCGI_KEEP_CONN), role RESPONDER:
  *
- *   fcgi-client spawn SOCK PROG [ARGS...]
+ *   fcgi-client spawn [-n N] SOCK PROG [ARGS...]
  *       Binds and listens on the Unix socket SOCK (replacing a stale one),
- *       starts PROG with the listening socket as fd 0, stdout /dev/null,
- *       stderr and the environment as given, and prints its pid on one line.
- *       Then waits for it and prints "exit N" or "signal N" on a second
- *       line; its own exit status is N, or 128 + N.
+ *       starts N processes of PROG (default 1) with the listening socket as
+ *       fd 0, stdout /dev/null, stderr and the environment as given, and
+ *       prints their pids on one line.  Then waits for them and prints
+ *       "exit N" or "signal N" on a line of its own as each ends; its own
+ *       exit status is the first non-zero N (or 128 + N), else 0.
  *   fcgi-client request [-t SECONDS] SOCK
  *       One request: the params are this program's environment, the body
  *       is its stdin (sent whatever CONTENT_LENGTH says).  Writes the
@@ -20,6 +21,9 @@
  *       The same request N times, one connection each: the first answer's
  *       stdout is written, every FCGI_STDERR; each answer must be complete
  *       and start with the same line as the first.
+ *   NAME (a link to this program; no arguments)
+ *       request NAME.sock: a stand-in for a CGI program in scripts that
+ *       run one, e.g. $T/fcgi/consent for cgi-bin/consent.
  *
  * Exit status of request and repeat: the application's appStatus (its low
  * byte, 1 if that is 0 but appStatus is not) when the protocol status is
@@ -433,12 +437,11 @@ do_requests(const char *path, long count)
  * manager gives it (section 2.2); waits for PROG and reports how it ended.
  */
 static int
-do_spawn(const char *path, char **argv)
+do_spawn(const char *path, long n, char **argv)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	struct stat st;
-	int fd, status;
-	pid_t pid;
+	int fd, status, rc = 0;
 
 	if (strlen(path) >= sizeof a.sun_path)
 		die("socket path too long: %s", path);
@@ -450,37 +453,51 @@ do_spawn(const char *path, char **argv)
 	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 128) < 0)
 		die("bind/listen %s: %s", path, strerror(errno));
 	fflush(stdout);
-	if ((pid = fork()) < 0)
-		die("fork: %s", strerror(errno));
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
 
-		if (null < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
-			die("dup2: %s", strerror(errno));
-		close(fd);
-		close(null);
-		execvp(argv[0], argv);
-		die("exec %s: %s", argv[0], strerror(errno));
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
+				die("dup2: %s", strerror(errno));
+			close(fd);
+			close(null);
+			execvp(argv[0], argv);
+			die("exec %s: %s", argv[0], strerror(errno));
+		}
+		printf("%s%ld", i ? " " : "", (long)pid);
 	}
 	close(fd);
-	printf("%ld\n", (long)pid);
+	printf("\n");
 	fflush(stdout);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			die("waitpid: %s", strerror(errno));
+	for (long i = 0; i < n; i++) {
+		int code;
+
+		while (wait(&status) < 0) {
+			if (errno != EINTR)
+				die("wait: %s", strerror(errno));
+		}
+		if (WIFSIGNALED(status)) {
+			printf("signal %d\n", WTERMSIG(status));
+			code = 128 + WTERMSIG(status);
+		} else {
+			printf("exit %d\n", WEXITSTATUS(status));
+			code = WEXITSTATUS(status);
+		}
+		fflush(stdout);
+		if (rc == 0)
+			rc = code;
 	}
-	if (WIFSIGNALED(status)) {
-		printf("signal %d\n", WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	printf("exit %d\n", WEXITSTATUS(status));
-	return WEXITSTATUS(status);
+	return rc;
 }
 
 static void
 usage(void)
 {
-	fputs("usage: fcgi-client spawn SOCK PROG [ARGS...]\n"
+	fputs("usage: fcgi-client spawn [-n N] SOCK PROG [ARGS...]\n"
 	    "       fcgi-client request [-t SECONDS] SOCK\n"
 	    "       fcgi-client repeat [-t SECONDS] SOCK N\n", stderr);
 	exit(2);
@@ -491,13 +508,37 @@ main(int argc, char **argv)
 {
 	long timeout = 300, count = 1;
 	int i = 2;
+	const char *base = strrchr(argv[0], '/');
 
+	base = base ? base + 1 : argv[0];
+	if (argc == 1 && strcmp(base, "fcgi-client") != 0) {
+		static char sock[4096];
+
+		if (snprintf(sock, sizeof sock, "%s.sock", argv[0]) >= (int)sizeof sock)
+			die("name too long: %s", argv[0]);
+		signal(SIGALRM, on_alarm);
+		alarm((unsigned)timeout);
+		return do_requests(sock, 1);
+	}
 	if (argc < 3)
 		usage();
 	if (strcmp(argv[1], "spawn") == 0) {
-		if (argc < 4)
+		long n = 1;
+
+		if (strcmp(argv[i], "-n") == 0) {
+			char *end;
+
+			if (argc < 6)
+				usage();
+			errno = 0;
+			n = strtol(argv[i + 1], &end, 10);
+			if (errno || *end || n < 1 || n > 64)
+				usage();
+			i += 2;
+		}
+		if (argc < i + 2)
 			usage();
-		return do_spawn(argv[2], argv + 3);
+		return do_spawn(argv[i], n, argv + i + 1);
 	}
 	if (strcmp(argv[1], "request") != 0 && strcmp(argv[1], "repeat") != 0)
 		usage();
