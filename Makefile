@@ -236,7 +236,7 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 check: all
 	BUILD=$(abspath $(B)) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh
-	BUILD=$(abspath $(B)) FUZZ_SECONDS=$(FUZZ_SECONDS) CONSENT_TEST_MODE=fcgi sh tests/run.sh
+	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi sh tests/run.sh
 	$(MAKE) B=build/asan SAN=1 all
 	BUILD=$(abspath build/asan) SANITIZED=1 $(SAN_ENV) sh tests/run.sh
 
