@@ -61,12 +61,12 @@ ifeq ($(STATIC),1)
 # getaddrinfo and dlopen in static programs do not apply:
 # MMDB_lookup_string resolves numeric addresses only, and nothing dlopens.
 ifneq ($(CJSON_A),)
-LIBS = -static -lsqlite3 -lcrypto -lmaxminddb $(CJSON_A) -lm -lpthread -ldl
+LIBS = -static -lsqlite3 -lcrypto -lmaxminddb -lfcgi $(CJSON_A) -lm -lpthread -ldl
 else
-LIBS = -Wl,-Bstatic -lsqlite3 -lcrypto -lmaxminddb -Wl,-Bdynamic -lcjson -lm -lpthread -ldl
+LIBS = -Wl,-Bstatic -lsqlite3 -lcrypto -lmaxminddb -lfcgi -Wl,-Bdynamic -lcjson -lm -lpthread -ldl
 endif
 else
-LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lm
+LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lfcgi -lm
 endif
 
 ifeq ($(SAN),1)

@@ -4,12 +4,13 @@
 
 #include "geo.h"
 #include "http.h"
+#include "io.h"
 #include "limits.h"
 #include "log.h"
 #include "prepare.h"
 #include "request.h"
 #include "resp.h"
-#include "sandbox.h"
+#include "serve.h"
 #include "store.h"
 #include "valid.h"
 
@@ -19,7 +20,7 @@ static int64_t
 mau_cap(const struct site *site)
 {
 	int malformed;
-	int64_t cap = valid_cap_in_force(site->mau_cap, getenv("CONSENT_MAU_CAP"), &malformed);
+	int64_t cap = valid_cap_in_force(site->mau_cap, io_env("CONSENT_MAU_CAP"), &malformed);
 
 	if (malformed)
 		log_error("CONSENT_MAU_CAP is not a non-negative integer; using %d", MAU_CAP_DEFAULT);
@@ -62,8 +63,9 @@ reply_config(struct resp *resp, struct store *st, const struct site *site,
 	return rc;
 }
 
-int
-main(void)
+/* One request (serve.h). */
+static void
+config_request(void)
 {
 	struct http_req req;
 	struct resp resp;
@@ -72,8 +74,6 @@ main(void)
 	struct visitor v;
 	char key[SITE_KEY_MAX + 1], region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1];
 
-	log_init("config");
-	sandbox_enter();
 	http_req_init(&req);
 	resp_init(&resp, &req, "GET, HEAD, OPTIONS");
 	if (request_method(&req, &resp, 1, 0) != 0)
@@ -102,9 +102,13 @@ main(void)
 	if (reply_config(&resp, st, &site, &v) != 0)
 		resp_error(&resp, 500, "Internal server error");
 out:
-	store_site_clear(&site);
-	store_close(st);
+	request_release(&resp, st, &site);
 done:
 	http_finish(&req);
-	return 0;
+}
+
+int
+main(void)
+{
+	return serve_requests("config", config_request);
 }

@@ -12,7 +12,7 @@
 #include "prepare.h"
 #include "proof.h"
 #include "resp.h"
-#include "sandbox.h"
+#include "serve.h"
 #include "store.h"
 #include "ua.h"
 #include "valid.h"
@@ -65,8 +65,9 @@ record(struct store *st, const struct site *site, const cJSON *body)
 	return rc;
 }
 
-int
-main(void)
+/* One request (serve.h). */
+static void
+consent_request(void)
 {
 	struct http_req req;
 	struct resp resp;
@@ -77,8 +78,6 @@ main(void)
 	const char *key;
 	char err[CONSENT_ERR_MAX];
 
-	log_init("consent");
-	sandbox_enter();
 	http_req_init(&req);
 	resp_init(&resp, &req, "POST, OPTIONS");
 	if (request_method(&req, &resp, 0, 1) != 0 ||
@@ -93,11 +92,15 @@ main(void)
 		resp_error(&resp, 400, err);
 	else if (record(st, &site, body) != 0 || resp_success(&resp, 201) != 0)
 		resp_error(&resp, 500, "Internal server error");
-	store_site_clear(&site);
-	store_close(st);
+	request_release(&resp, st, &site);
 done:
 	prepare_site_free(&sv);
 	cJSON_Delete(body);
 	http_finish(&req);
-	return 0;
+}
+
+int
+main(void)
+{
+	return serve_requests("consent", consent_request);
 }

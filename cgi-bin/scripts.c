@@ -1,16 +1,20 @@
 /* scripts.c: POST /functions/v1/scripts, third-party scripts seen on a page (spec 4.3). */
+#include <string.h>
+
 #include "http.h"
 #include "limits.h"
 #include "log.h"
 #include "request.h"
 #include "prepare.h"
 #include "resp.h"
-#include "sandbox.h"
+#include "serve.h"
 #include "scripts_req.h"
 #include "store.h"
 
-int
-main(void)
+/* One request (serve.h).  The report is static for its size (SCRIPTS_MAX
+ * entries); it is emptied first, so nothing of a previous request is in it. */
+static void
+scripts_request(void)
 {
 	static struct scripts_report rep;
 	struct http_req req;
@@ -23,8 +27,7 @@ main(void)
 	char err[ERR_MSG_MAX];
 	int rc;
 
-	log_init("scripts");
-	sandbox_enter();
+	memset(&rep, 0, sizeof(rep));
 	http_req_init(&req);
 	resp_init(&resp, &req, "POST, OPTIONS");
 	/* CONTRACT 7: scripts checks the Origin too, but accepts paused sites. */
@@ -42,12 +45,16 @@ main(void)
 	    rep.sync_id[0] ? rep.sync_id : NULL, rep.error) != STORE_OK ||
 	    resp_success(&resp, 200) != 0)
 		resp_error(&resp, 500, "Internal server error");
-	store_site_clear(&site);
-	store_close(st);
+	request_release(&resp, st, &site);
 done:
 	scripts_req_free(&rep);
 	prepare_site_free(&sv);
 	cJSON_Delete(body);
 	http_finish(&req);
-	return 0;
+}
+
+int
+main(void)
+{
+	return serve_requests("scripts", scripts_request);
 }

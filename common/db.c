@@ -32,6 +32,9 @@ now_us(void)
  * sleeps, so with many writers the lock sits free while they sleep and the
  * later ones time out; a write transaction here lasts well under a
  * millisecond, so polling often is what keeps a burst of consents moving.
+ * The two statics outlive a request in a FastCGI process, and may: start
+ * is set again whenever a wait begins (count 0), and seed is jitter that
+ * carries nothing of any request.
  */
 static int
 busy_wait(void *arg, int count)

@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <maxminddb.h>
 
 #include "geo.h"
+#include "io.h"
 #include "limits.h"
 #include "log.h"
 
@@ -51,7 +53,7 @@ upper(char c)
 static const char *
 env_value(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = io_env(name);
 
 	return (v != NULL && v[0] != '\0') ? v : NULL;
 }
@@ -213,13 +215,90 @@ mmdb_string(MMDB_entry_s *entry, const char **s, size_t *n, const char *k0,
 }
 
 /*
+ * The database a process that serves many requests keeps open
+ * (io_persistent()): opened again when CONSENT_GEOIP_DB names another
+ * file, or when the file at that path is another or was rewritten (device,
+ * inode, size, modification time), so a replaced database is read at once,
+ * as a new CGI process would.
+ */
+static struct {
+	int open;
+	MMDB_s db;
+	char *path;
+	struct stat sb;
+} kept;
+
+void
+geo_forget(void)
+{
+	if (kept.open)
+		MMDB_close(&kept.db);
+	free(kept.path);
+	memset(&kept, 0, sizeof(kept));
+}
+
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	    a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/*
+ * The database at path, opened into *tmp (a CGI process: the caller
+ * closes it after its one lookup, mmdb_done) or kept.  NULL when it cannot
+ * be opened (one line on stderr).
+ */
+static MMDB_s *
+mmdb_get(const char *path, MMDB_s *tmp)
+{
+	struct stat sb;
+	int rc;
+
+	if (!io_persistent()) {
+		if ((rc = MMDB_open(path, MMDB_MODE_MMAP, tmp)) != MMDB_SUCCESS)
+			goto fail;
+		return tmp;
+	}
+	if (stat(path, &sb) != 0)
+		memset(&sb, 0, sizeof(sb));     /* MMDB_open says why */
+	if (kept.open && strcmp(kept.path, path) == 0 && same_file(&kept.sb, &sb))
+		return &kept.db;
+	geo_forget();
+	if ((kept.path = strdup(path)) == NULL) {
+		log_error("out of memory");
+		return NULL;
+	}
+	if ((rc = MMDB_open(path, MMDB_MODE_MMAP, &kept.db)) != MMDB_SUCCESS) {
+		geo_forget();
+		goto fail;
+	}
+	kept.open = 1;
+	kept.sb = sb;
+	return &kept.db;
+fail:
+	log_error("cannot open CONSENT_GEOIP_DB %.200s: %s", path, MMDB_strerror(rc));
+	return NULL;
+}
+
+/* After the lookup in db (mmdb_get): a CGI process's database is closed, a
+ * kept one stays open unless the lookup found it unreadable (bad). */
+static void
+mmdb_done(MMDB_s *db, int bad)
+{
+	if (db != &kept.db)
+		MMDB_close(db);
+	else if (bad)
+		geo_forget();
+}
+
+/*
  * Look REMOTE_ADDR (IPv4 or IPv6, numeric only: MMDB_lookup_string never
  * resolves names) up in the database named by CONSENT_GEOIP_DB.  The
  * country is the record's country.iso_code, never registered_country (the
  * ISP's, not the visitor's); the subdivision is subdivisions[0].iso_code of
  * a City database.  An unreadable or corrupt database writes one line to
- * stderr; a bad or unknown address is silently unknown.  The database is
- * opened and closed here.
+ * stderr; a bad or unknown address is silently unknown.
  */
 static void
 from_mmdb(struct geo *g)
@@ -228,18 +307,15 @@ from_mmdb(struct geo *g)
 	const char *addr = env_value("REMOTE_ADDR");
 	const char *s = NULL;
 	size_t n = 0;
-	MMDB_s mmdb;
+	MMDB_s tmp, *db;
 	MMDB_lookup_result_s res;
-	int rc, err, gai_error, mmdb_error;
+	int rc, err, gai_error, mmdb_error, bad = 0;
 
 	if (path == NULL || addr == NULL || strnlen(addr, GEO_ADDR_MAX + 1) > GEO_ADDR_MAX)
 		return;
-	if ((rc = MMDB_open(path, MMDB_MODE_MMAP, &mmdb)) != MMDB_SUCCESS) {
-		log_error("cannot open CONSENT_GEOIP_DB %.200s: %s", path,
-		    MMDB_strerror(rc));
+	if ((db = mmdb_get(path, &tmp)) == NULL)
 		return;
-	}
-	res = MMDB_lookup_string(&mmdb, addr, &gai_error, &mmdb_error);
+	res = MMDB_lookup_string(db, addr, &gai_error, &mmdb_error);
 	if (gai_error != 0 || mmdb_error == MMDB_IPV6_LOOKUP_IN_IPV4_DATABASE_ERROR)
 		goto out;
 	if ((err = mmdb_error) != MMDB_SUCCESS)
@@ -264,8 +340,9 @@ bad:
 	    MMDB_strerror(err));
 	g->country[0] = '\0';
 	g->subdivision[0] = '\0';
+	bad = 1;
 out:
-	MMDB_close(&mmdb);
+	mmdb_done(db, bad);
 }
 
 /*

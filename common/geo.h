@@ -20,4 +20,8 @@ struct geo {
  */
 void geo_detect(struct geo *out);
 
+/* Close the database a FastCGI process kept open for geo_detect() (the
+ * process ends).  Nothing of a request is kept there: only the database. */
+void geo_forget(void);
+
 #endif

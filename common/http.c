@@ -2,16 +2,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "http.h"
+#include "io.h"
 #include "limits.h"
 #include "log.h"
 
 const char *
 http_env(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = io_env(name);
 
 	if (v == NULL || strnlen(v, HEADER_MAX + 1) > HEADER_MAX)
 		return NULL;
@@ -29,7 +29,7 @@ http_gpc(void)
 void
 http_req_init(struct http_req *r)
 {
-	const char *m = getenv("REQUEST_METHOD");
+	const char *m = io_env("REQUEST_METHOD");
 
 	memset(r, 0, sizeof(*r));
 	r->method = HTTP_OTHER;
@@ -41,7 +41,7 @@ http_req_init(struct http_req *r)
 		r->method = HTTP_POST;
 	else if (strcmp(m, "OPTIONS") == 0)
 		r->method = HTTP_OPTIONS;
-	r->query = getenv("QUERY_STRING");
+	r->query = io_env("QUERY_STRING");
 	if (r->query != NULL && strnlen(r->query, QUERY_MAX + 1) > QUERY_MAX)
 		r->query = NULL;  /* longer than any server passes on: ignored */
 	if (r->query == NULL)
@@ -73,7 +73,7 @@ parse_length(const char *s, size_t *out)
 enum http_err
 http_read_body(struct http_req *r)
 {
-	const char *cl = getenv("CONTENT_LENGTH");
+	const char *cl = io_env("CONTENT_LENGTH");
 	size_t want = 0, got = 0;
 
 	if (cl != NULL && *cl != '\0' && parse_length(cl, &want) != 0)
@@ -85,9 +85,7 @@ http_read_body(struct http_req *r)
 		return HTTP_E_SYS;
 	}
 	while (got < want) {
-		ssize_t n = read(STDIN_FILENO, r->body + got, want - got);
-		if (n < 0 && errno == EINTR)
-			continue;
+		ssize_t n = io_read(r->body + got, want - got);
 		if (n < 0) {
 			log_error("reading the request body: %s", strerror(errno));
 			return HTTP_E_SYS;
@@ -105,7 +103,7 @@ http_read_body(struct http_req *r)
 void
 http_finish(struct http_req *r)
 {
-	const char *cl = getenv("CONTENT_LENGTH");
+	const char *cl = io_env("CONTENT_LENGTH");
 	size_t want = 0;
 	char buf[4096];
 
@@ -117,9 +115,7 @@ http_finish(struct http_req *r)
 		want = DRAIN_MAX;
 	while (r->consumed < want) {
 		size_t n = want - r->consumed;
-		ssize_t got = read(STDIN_FILENO, buf, n < sizeof(buf) ? n : sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
+		ssize_t got = io_read(buf, n < sizeof(buf) ? n : sizeof(buf));
 		if (got <= 0)
 			break;
 		r->consumed += (size_t)got;

@@ -50,7 +50,8 @@ void http_finish(struct http_req *r);
  */
 int http_query_param(const char *query, const char *name, char *out, size_t outsz);
 
-/* getenv, but values longer than HEADER_MAX count as absent. */
+/* io_env (the request's params, then the environment), but values longer
+ * than HEADER_MAX count as absent. */
 const char *http_env(const char *name);
 
 /*

@@ -74,6 +74,14 @@
  * 16 to 64 measured alike, 1 (every commit) and 256 slower. */
 #define WAL_CHECKPOINT_FRAMES 32
 
+/* Requests a FastCGI process serves before it exits 0 and its process
+ * manager starts a new one (CONSENT_FCGI_MAX_REQUESTS): whatever a library
+ * keeps or fragments per request is bounded by it.  10,000 requests cost
+ * one process start (about 1 ms) every few seconds at full speed; the
+ * maximum is large enough for any such purpose and keeps the count a long. */
+#define FCGI_MAX_REQUESTS_DEFAULT 10000
+#define FCGI_MAX_REQUESTS_MAX 1000000000
+
 /* Answers `config publish` precomputes for one document (regions + 1 times
  * languages): the built-in config needs 4 x 53, a large real one a few
  * hundred; beyond this a document is resolved per request instead of

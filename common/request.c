@@ -86,7 +86,7 @@ request_site(const struct http_req *req, struct resp *resp, const char *key,
 	int rc = 0;
 
 	memset(site, 0, sizeof(*site));
-	if (store_open(st, NULL, mode) != STORE_OK) {
+	if (store_acquire(st, mode) != STORE_OK) {
 		resp_error(resp, 500, "Internal server error");
 		return -1;
 	}
@@ -121,7 +121,14 @@ request_site(const struct http_req *req, struct resp *resp, const char *key,
 fail_site:
 	store_site_clear(site);
 fail:
-	store_close(*st);
+	store_release(*st, resp->status >= 500);
 	*st = NULL;
 	return -1;
+}
+
+void
+request_release(const struct resp *resp, struct store *st, struct site *site)
+{
+	store_site_clear(site);
+	store_release(st, resp->status >= 500);
 }

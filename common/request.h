@@ -40,11 +40,19 @@ int request_body_key(const cJSON *body, struct resp *resp, const char **key);
  * Open the database, find the site (404 "Site not found"), check the
  * Origin (403 "Missing Origin header", 403 "Origin not registered for this
  * site") and, when check_paused, the pause (403 "Site is paused").  On
- * success *st and *site are the caller's to release (store_close,
- * store_site_clear); on failure nothing is left open.
+ * success *st and *site are the caller's to release (request_release());
+ * on failure nothing is left to release.  The store is the process's
+ * (store_acquire()): opened once when it serves many requests.
  */
 int request_site(const struct http_req *req, struct resp *resp, const char *key,
                  enum store_mode mode, int check_paused,
                  struct store **st, struct site *site);
+
+/*
+ * The end of a request's use of the store: the site cleared, the store
+ * handed back (store_release()), closed when the answer was a 500 so that
+ * a broken handle never serves the next request.
+ */
+void request_release(const struct resp *resp, struct store *st, struct site *site);
 
 #endif

@@ -1,10 +1,9 @@
 /* resp.c: build the whole reply, then write it once (Fossil's cgi_reply). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "io.h"
 #include "log.h"
 #include "origin.h"
 #include "resp.h"
@@ -40,21 +39,6 @@ reason(int status)
 	}
 }
 
-static int
-write_all(const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(STDOUT_FILENO, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Headers and body (may be NULL) in one buffer, one write. */
 static int
 send_reply(struct resp *r, int status, const char *body)
@@ -67,6 +51,7 @@ send_reply(struct resp *r, int status, const char *body)
 	if (r->sent)
 		return 0;
 	r->sent = 1;
+	r->status = status;
 	n = snprintf(head, sizeof(head),
 	    "Status: %d %s\r\n"
 	    "%s"
@@ -90,12 +75,12 @@ send_reply(struct resp *r, int status, const char *body)
 	if (n < 0 || (size_t)n >= sizeof(head))
 		return -1;
 	if (r->head || body == NULL)
-		return write_all(head, (size_t)n);
+		return io_write(head, (size_t)n);
 	if ((all = malloc((size_t)n + blen)) == NULL)
-		return write_all(head, (size_t)n) || write_all(body, blen);
+		return io_write(head, (size_t)n) || io_write(body, blen);
 	memcpy(all, head, (size_t)n);
 	memcpy(all + n, body, blen);
-	rc = write_all(all, (size_t)n + blen);
+	rc = io_write(all, (size_t)n + blen);
 	free(all);
 	return rc;
 }

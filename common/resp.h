@@ -12,6 +12,7 @@ struct resp {
 	const char *allow;                   /* Allow header for 405, or NULL */
 	char allow_origin[ORIGIN_MAX + 1];   /* the request's Origin if valid, else "*" */
 	int sent;
+	int status;                          /* the status sent, 0 before */
 };
 
 /*
@@ -27,7 +28,7 @@ void resp_init(struct resp *r, const struct http_req *req, const char *allow);
  * Send status with body as the JSON answer (CONTRACT 7 headers: Content-Type,
  * Cache-Control, CORS, Content-Length), the whole reply in one write.  If
  * printing the JSON fails, a 500 is sent instead.  Only the first reply of a
- * process is sent; later calls do nothing.  Returns 0, or -1 if stdout failed.
+ * request is sent; later calls do nothing.  Returns 0, or -1 if stdout failed.
  */
 int resp_json(struct resp *r, int status, const cJSON *body);
 

@@ -32,6 +32,14 @@
 #if SANDBOX_ARCH != 0 && !defined(__SANITIZE_ADDRESS__)
 #define SANDBOX_FILTER 1
 
+/* Where the low 32 bits of a 64-bit argument are (x86-64 and arm64 are
+ * little-endian). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define ARG_LOW 4
+#else
+#define ARG_LOW 0
+#endif
+
 /*
  * What no request ever needs and an attacker who took over the process
  * would want first: running a program, making a process, reaching the
@@ -68,7 +76,17 @@ static const unsigned int denied[] = {
 };
 #define DENIED_N (sizeof(denied) / sizeof(denied[0]))
 #define LEAF_MAX 3              /* calls compared one by one at a leaf */
-#define FILTER_LEN (8 + 3 * DENIED_N)
+/*
+ * accept and accept4 are allowed on fd 0 only: a FastCGI process accepts
+ * its connections on the listening socket its process manager left there
+ * (serve.c), and a CGI process accepts nothing.  What else FastCGI needs
+ * on the accepted socket (read, write, poll, shutdown, close, setsockopt
+ * for TCP_NODELAY) is not in the list above; socket() is, so no other
+ * socket to accept on can be made.  The kernel reads the descriptor as an
+ * int: the low 32 bits of the argument are compared.
+ */
+#define ACCEPT_LEN 6
+#define FILTER_LEN (8 + ACCEPT_LEN + 3 * DENIED_N)
 /* Jump offsets are narrowed to the 8 bits of sock_filter.jt: a filter of
  * at most 256 instructions keeps every forward jump within them. */
 _Static_assert(FILTER_LEN <= 256, "seccomp jump offsets must fit in 8 bits");
@@ -140,6 +158,15 @@ filter_build(void)
 	filter[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, __X32_SYSCALL_BIT, 0, 1);
 	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
 #endif
+	/* accept: to the fd check; accept4: likewise; anything else: on to
+	 * the tree, the number still loaded. */
+	filter[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_accept, 1, 0);
+	filter[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_accept4, 0, 4);
+	filter[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	    offsetof(struct seccomp_data, args[0]) + ARG_LOW);
+	filter[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1);
+	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
 	deny = at + tree_len(DENIED_N);
 	at = tree_emit(s, DENIED_N, at, deny);
 	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);

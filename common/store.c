@@ -29,7 +29,7 @@ store_site_get(struct store *st, const char *key, struct site *out)
 	memset(out, 0, sizeof(*out));
 	if (strlen(key) > SITE_KEY_MAX)
 		return STORE_NOTFOUND;
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sql_prepare(st, sql, &q) != 0)
 		return STORE_ERROR;
 	db_now(now, month);
 	db_bind_text(q, 1, key);
@@ -72,7 +72,7 @@ store_site_get(struct store *st, const char *key, struct site *out)
 	}
 	rc = STORE_OK;
 out:
-	sqlite3_finalize(q);
+	sql_done(st, q);
 	return rc;
 }
 
@@ -98,7 +98,7 @@ store_site_domains(struct store *st, int64_t site_id, store_domain_fn fn, void *
 	sqlite3_stmt *q = NULL;
 	int rc, found = 0;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sql_prepare(st, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -110,7 +110,7 @@ store_site_domains(struct store *st, int64_t site_id, store_domain_fn fn, void *
 		db_log(st->db, "domain lookup");
 		found = STORE_ERROR;
 	}
-	sqlite3_finalize(q);
+	sql_done(st, q);
 	return found;
 }
 
@@ -125,7 +125,7 @@ store_config_answer(struct store *st, int64_t config_id, const char *region,
 	int rc = STORE_ERROR;
 
 	*answer = NULL;
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sql_prepare(st, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, config_id);
 	db_bind_text(q, 2, region);
@@ -143,7 +143,7 @@ store_config_answer(struct store *st, int64_t config_id, const char *region,
 	default:
 		db_log(st->db, "config answer");
 	}
-	sqlite3_finalize(q);
+	sql_done(st, q);
 	return rc;
 }
 
@@ -198,8 +198,8 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 	}
 	memcpy(month, e->created_at, 7);
 	month[7] = '\0';
-	if (db_prepare(st->db, ins, &q) != 0 || db_prepare(st->db, visitor, &v) != 0 ||
-	    db_prepare(st->db, counter, &c) != 0)
+	if (sql_prepare(st, ins, &q) != 0 || sql_prepare(st, visitor, &v) != 0 ||
+	    sql_prepare(st, counter, &c) != 0)
 		goto out;
 	if (db_begin(st->db) != 0)
 		goto out;
@@ -258,9 +258,9 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 rollback:
 	db_rollback(st->db);
 out:
-	sqlite3_finalize(q);
-	sqlite3_finalize(v);
-	sqlite3_finalize(c);
+	sql_done(st, q);
+	sql_done(st, v);
+	sql_done(st, c);
 	return rc;
 }
 
@@ -291,7 +291,7 @@ store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
 	char now[32];
 	int rc = STORE_ERROR;
 
-	if (db_prepare(st->db, upsert, &u) != 0 || db_prepare(st->db, sync, &s) != 0)
+	if (sql_prepare(st, upsert, &u) != 0 || sql_prepare(st, sync, &s) != 0)
 		goto out;
 	if (db_begin(st->db) != 0)
 		goto out;
@@ -329,7 +329,7 @@ store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
 rollback:
 	db_rollback(st->db);
 out:
-	sqlite3_finalize(u);
-	sqlite3_finalize(s);
+	sql_done(st, u);
+	sql_done(st, s);
 	return rc;
 }

@@ -47,6 +47,22 @@ void store_close(struct store *st);
 /* The path store_open() would use for NULL. */
 const char *store_default_path(void);
 
+/*
+ * The endpoints' store: the database at store_default_path() in mode,
+ * opened once and kept while the process serves requests (FastCGI,
+ * io_persistent()), else opened for the one request.  A kept store is
+ * opened again when the path or the mode differ, when the file at the path
+ * was replaced (device or inode differ) or its schema changed
+ * (schema_version or user_version: consentctl init upgraded it), so every
+ * request sees what a new CGI process would.  Hand it back with
+ * store_release(): failed (the request answered 500) closes it, so a
+ * broken handle never serves the next request; a CGI process closes it
+ * there in any case.  store_forget() closes what is kept (the process ends).
+ */
+int store_acquire(struct store **out, enum store_mode mode);
+void store_release(struct store *st, int failed);
+void store_forget(void);
+
 /* A site as the endpoints need it, with its published config. */
 struct site {
 	int64_t id;

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "io.h"
 #include "log.h"
 #include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
 #include "store_sql.h"
@@ -11,7 +13,7 @@
 const char *
 store_default_path(void)
 {
-	const char *p = getenv("CONSENT_DB");
+	const char *p = io_env("CONSENT_DB");
 
 	return (p != NULL && *p != '\0') ? p : CONSENT_DB_DEFAULT;
 }
@@ -31,6 +33,15 @@ open_flags(enum store_mode mode)
 	return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 }
 
+/* Release every kept statement of st. */
+static void
+cache_clear(struct store *st)
+{
+	for (size_t i = 0; i < st->ncache; i++)
+		sqlite3_finalize(st->cache[i].q);
+	st->ncache = 0;
+}
+
 int
 store_open(struct store **out, const char *path, enum store_mode mode)
 {
@@ -39,12 +50,14 @@ store_open(struct store **out, const char *path, enum store_mode mode)
 	*out = NULL;
 	if (path == NULL)
 		path = store_default_path();
-	if ((st = calloc(1, sizeof(*st))) == NULL) {
+	if ((st = calloc(1, sizeof(*st))) == NULL || (st->path = strdup(path)) == NULL) {
 		log_error("out of memory");
+		free(st);
 		return STORE_ERROR;
 	}
-	st->path = path;
+	st->mode = mode;
 	if (db_open(path, open_flags(mode), &st->db) != 0) {
+		free(st->path);
 		free(st);
 		return STORE_ERROR;
 	}
@@ -57,8 +70,145 @@ store_close(struct store *st)
 {
 	if (st == NULL)
 		return;
+	cache_clear(st);
 	sqlite3_close(st->db);
+	free(st->path);
 	free(st);
+}
+
+int
+sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncache; i++) {
+		if (st->cache[i].sql == sql) {
+			*q = st->cache[i].q;
+			return 0;
+		}
+	}
+	if (st->ncache == SQL_CACHE_MAX)
+		return db_prepare(st->db, sql, q);
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, q, NULL) != SQLITE_OK) {
+		db_log(st->db, "prepare");
+		*q = NULL;
+		return -1;
+	}
+	st->cache[st->ncache].sql = sql;
+	st->cache[st->ncache].q = *q;
+	st->ncache++;
+	return 0;
+}
+
+void
+sql_done(struct store *st, sqlite3_stmt *q)
+{
+	if (q == NULL)
+		return;
+	for (size_t i = 0; i < st->ncache; i++) {
+		if (st->cache[i].q == q) {
+			sqlite3_reset(q);
+			sqlite3_clear_bindings(q);
+			return;
+		}
+	}
+	sqlite3_finalize(q);
+}
+
+/* ---- the store a FastCGI process keeps from one request to the next ---- */
+
+static struct store *kept;
+
+/* schema_version and user_version of st's database, as one number. */
+static int
+schema_of(struct store *st, int64_t *v)
+{
+	static const char sql[] =
+	    "SELECT s.schema_version, u.user_version"
+	    " FROM pragma_schema_version s, pragma_user_version u";
+	sqlite3_stmt *q = NULL;
+	int rc = -1;
+
+	if (sql_prepare(st, sql, &q) != 0)
+		return -1;
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		*v = (sqlite3_column_int64(q, 0) << 32) | (sqlite3_column_int64(q, 1) & 0xffffffff);
+		rc = 0;
+	} else {
+		db_log(st->db, "schema version");
+	}
+	sql_done(st, q);
+	return rc;
+}
+
+/* Whether the kept store still serves path in mode: the same file (not
+ * replaced: device and inode), the same schema (not upgraded). */
+static int
+still_good(struct store *st, const char *path, enum store_mode mode)
+{
+	struct stat sb;
+	int64_t schema;
+
+	return st->mode == mode && strcmp(st->path, path) == 0 &&
+	    stat(path, &sb) == 0 && sb.st_dev == st->dev && sb.st_ino == st->ino &&
+	    schema_of(st, &schema) == 0 && schema == st->schema;
+}
+
+int
+store_acquire(struct store **out, enum store_mode mode)
+{
+	const char *path = store_default_path();
+	struct stat sb;
+
+	*out = NULL;
+	if (kept != NULL && !still_good(kept, path, mode)) {
+		store_close(kept);
+		kept = NULL;
+	}
+	if (kept == NULL) {
+		/* Only a process that keeps it needs to know what it opened (a
+		 * CGI process opens it once and is gone).  The file is looked at
+		 * before it is opened: if it is replaced in between, the next
+		 * request sees a file other than the one recorded, and reopens. */
+		int keep = io_persistent();
+		memset(&sb, 0, sizeof(sb));
+		if (keep && stat(path, &sb) != 0)
+			memset(&sb, 0, sizeof(sb));   /* store_open says why */
+		if (store_open(&kept, path, mode) != STORE_OK)
+			return STORE_ERROR;
+		kept->dev = sb.st_dev;
+		kept->ino = sb.st_ino;
+		if (keep && schema_of(kept, &kept->schema) != 0) {
+			store_close(kept);
+			kept = NULL;
+			return STORE_ERROR;
+		}
+	}
+	*out = kept;
+	return STORE_OK;
+}
+
+void
+store_release(struct store *st, int failed)
+{
+	if (st == NULL)
+		return;
+	if (st != kept) {
+		store_close(st);
+		return;
+	}
+	db_rollback(st->db);
+	if (failed || !io_persistent() || !sqlite3_get_autocommit(st->db)) {
+		store_close(kept);
+		kept = NULL;
+	}
+}
+
+void
+store_forget(void)
+{
+	store_close(kept);
+	kept = NULL;
 }
 
 char *

@@ -10,16 +10,45 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
 #include "db.h"
 #include "store.h"
 
+/* Statements of the request path kept prepared per connection (sql_prepare). */
+#define SQL_CACHE_MAX 16
+
 struct store {
 	sqlite3 *db;
-	const char *path;
+	char *path;              /* owned copy */
+	enum store_mode mode;
+	/* A kept store (store_acquire in a FastCGI process): the file it
+	 * opened and the schema it read then, to notice a replaced or
+	 * upgraded database. */
+	dev_t dev;
+	ino_t ino;
+	int64_t schema;          /* schema_version, user_version in the low 32 bits */
+	struct {
+		const char *sql;     /* the static text: the key, by address */
+		sqlite3_stmt *q;
+	} cache[SQL_CACHE_MAX];
+	size_t ncache;
 };
+
+/*
+ * The statement for sql, a static string (its address is the key):
+ * prepared once per connection and kept, or prepared now when the cache is
+ * full.  Hand it back with sql_done() after every use, whatever happened.
+ * 0, or -1 (reported) with *q NULL.
+ */
+int sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q);
+
+/* Reset q and clear its bindings (so no request's text stays bound and no
+ * read transaction stays open), or finalize it when it is not kept.  NULL
+ * does nothing. */
+void sql_done(struct store *st, sqlite3_stmt *q);
 
 /* A copy of the text of column i (caller frees), or NULL for SQL NULL or
  * when out of memory (tell them apart with sqlite3_column_type). */

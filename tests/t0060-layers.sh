@@ -8,12 +8,12 @@
 layer() {
 	case $1 in
 	limits | log | http | resp | valid | origin | lang | geo | ua | tracker | \
-	tracker_data | hash | uuid | defaults | sandbox | configdoc | settings | clock) echo 0 ;;
+	tracker_data | hash | uuid | defaults | sandbox | configdoc | settings | clock | io) echo 0 ;;
 	db) echo 1 ;;
 	store | store_*) echo 2 ;;
 	resolve | proof) echo 3 ;;
 	prepare) echo 4 ;;
-	request | consent_req | scripts_req | scriptrules | report) echo 5 ;;
+	request | consent_req | scripts_req | scriptrules | report | serve) echo 5 ;;
 	*) echo unknown ;;
 	esac
 }

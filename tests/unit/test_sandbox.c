@@ -41,6 +41,12 @@ static const struct call calls[] = {
 	{ "io_uring_setup", SYS_io_uring_setup, { 0, 0, 0, 0, 0, 0 }, 1 },
 	{ "keyctl", SYS_keyctl, { -1, 0, 0, 0, 0, 0 }, 1 },
 	{ "connect", SYS_connect, { -1, 0, 0, 0, 0, 0 }, 0 },
+	/* accept only on fd 0, the FastCGI listening socket (non-blocking:
+	 * EAGAIN should fd 0 be one, ENOTSOCK or EBADF otherwise). */
+	{ "accept on fd 3", SYS_accept, { 3, 0, 0, 0, 0, 0 }, 1 },
+	{ "accept4 on fd -1", SYS_accept4, { -1, 0, 0, SOCK_NONBLOCK, 0, 0 }, 1 },
+	{ "accept4 on fd 1", SYS_accept4, { 1, 0, 0, SOCK_NONBLOCK, 0, 0 }, 1 },
+	{ "accept4 on fd 0", SYS_accept4, { 0, 0, 0, SOCK_NONBLOCK, 0, 0 }, 0 },
 	{ "getsockopt", SYS_getsockopt, { -1, 0, 0, 0, 0, 0 }, 0 },
 	{ "wait4", SYS_wait4, { -1, 0, 1, 0, 0, 0 }, 0 },
 	{ "getuid", SYS_getuid, { 0, 0, 0, 0, 0, 0 }, 0 },

@@ -1,0 +1,366 @@
+#!/bin/bash
+# t0960-fastcgi.sh: FastCGI mode (common/serve.c).  The same three programs,
+# started with a listening socket on fd 0, serve one request after the
+# other, and every answer is byte for byte the one a new CGI process gives
+# (tests/setup.sh's cgi), whatever came before it in the same process:
+# other sites, origins, visitors, languages, settings, errors.  A process
+# killed with SIGKILL loses no acknowledged consent; SIGTERM lets the
+# request in hand finish; CONSENT_FCGI_MAX_REQUESTS ends a process; a
+# database replaced or upgraded under a process is noticed; the seccomp
+# filter stays on; valgrind finds nothing over a few hundred requests.
+#
+# The client is cgi-fcgi (libfcgi-bin): it sends its own environment as the
+# request's params and its stdin as the body.  A process is started by
+# python3 binding the socket to fd 0 and exec()ing the program, so it is
+# this shell's child (its exit status is waited for).
+. "$(dirname "$0")/setup.sh"
+
+for _c in cgi-fcgi python3 sqlite3; do
+	if ! command -v "$_c" >/dev/null 2>&1; then
+		skip "FastCGI mode: $_c is not installed (libfcgi-bin, python3, sqlite3)"
+		exit 0
+	fi
+done
+FCGI=$(command -v cgi-fcgi)
+[ -n "${KEEP_T:-}" ] && { echo "T=$T" >&2; trap - EXIT; }
+
+# A listening socket on fd 0, then exec: what a FastCGI process manager does.
+START_PY='import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(128)
+os.dup2(s.fileno(), 0); s.close()
+os.execvp(sys.argv[2], sys.argv[2:])'
+
+# fcgi_start NAME ENDPOINT [VAR=value]...: a FastCGI process of ENDPOINT on
+# $T/NAME.sock with only the VARs (and PATH, sanitizer options) in its
+# environment; its pid in $T/NAME.pid, its stderr in $T/NAME.err.
+fcgi_start() {
+	local _name=$1 _ep=$2 _i
+	shift 2
+	local _wrap=()
+	[ "${VALGRIND:-0}" = 1 ] && _wrap=(valgrind -q --error-exitcode=99 --leak-check=full
+	    --errors-for-leak-kinds=definite,indirect)
+	_valgrind_start "$_name" "$_ep" "${_wrap[@]}" -- "$@"
+}
+
+# _valgrind_start NAME ENDPOINT [WRAPPER...] -- [VAR=value]...
+_valgrind_start() {
+	local _name=$1 _ep=$2 _i
+	shift 2
+	local _wrap=()
+	while [ "$1" != -- ]; do _wrap+=("$1"); shift; done
+	shift
+	rm -f "$T/$_name.sock"
+	env -i PATH="$PATH" ${ASAN_OPTIONS+ASAN_OPTIONS="$ASAN_OPTIONS"} \
+	    ${UBSAN_OPTIONS+UBSAN_OPTIONS="$UBSAN_OPTIONS"} "$@" \
+	    python3 -c "$START_PY" "$T/$_name.sock" ${_wrap[@]+"${_wrap[@]}"} \
+	    "$BUILD/cgi-bin/$_ep" 2> "$T/$_name.err" &
+	echo $! > "$T/$_name.pid"
+	for _i in $(seq 100); do
+		[ -S "$T/$_name.sock" ] && return 0
+		sleep 0.05
+	done
+	notok "$_name: no socket after 5 s"
+}
+
+pid_of() { cat "$T/$1.pid"; }
+
+# fcgi_wait NAME SECONDS: wait for the process to exit; its exit status, or
+# 124 when it is still running after SECONDS.
+fcgi_wait() {
+	local _pid _i
+	_pid=$(pid_of "$1")
+	for _i in $(seq $(($2 * 20))); do
+		if ! kill -0 "$_pid" 2>/dev/null || [ "$(awk '/^State:/ { print $2 }' "/proc/$_pid/status" 2>/dev/null)" = Z ]; then
+			wait "$_pid"
+			return $?
+		fi
+		sleep 0.05
+	done
+	return 124
+}
+
+# fcgi_stop NAME: SIGTERM, then its exit status.
+fcgi_stop() {
+	kill -TERM "$(pid_of "$1")" 2>/dev/null
+	fcgi_wait "$1" 20
+}
+
+# The params of a request, as tests/setup.sh's cgi() makes the CGI
+# environment: fcgi_env [VAR=value]... METHOD ENDPOINT [QUERY [BODY]] sets
+# the array P and writes the body to $T/request.
+fcgi_env() {
+	local _vars=() _method _endpoint _query _body _len _e
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		[A-Z_]*=*) _vars+=("$1"); shift ;;
+		*) break ;;
+		esac
+	done
+	_method=$1 _endpoint=$2 _query=${3-} _body=${4-}
+	printf '%s' "$_body" > "$T/request"
+	_len=$(wc -c < "$T/request" | tr -d ' ')
+	P=(REQUEST_METHOD="$_method" QUERY_STRING="$_query"
+	    GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1
+	    SCRIPT_NAME="/functions/v1/$_endpoint" REMOTE_ADDR=127.0.0.1
+	    PATH="$PATH" CONSENT_DB="$CONSENT_DB")
+	[ "$_method" = POST ] && P+=(CONTENT_LENGTH="$_len" CONTENT_TYPE=application/json)
+	[ -n "$ORIGIN" ] && P+=(HTTP_ORIGIN="$ORIGIN")
+	for _e in CONSENT_GEOIP_DB CONSENT_COUNTRY_HEADER CONSENT_MAU_CAP; do
+		eval "[ -n \"\${$_e+x}\" ] && P+=(\"$_e=\$$_e\")"
+	done
+	P+=(${_vars[@]+"${_vars[@]}"})
+}
+
+# fcgi NAME [VAR=value]... METHOD ENDPOINT [QUERY [BODY]]: one request to
+# the process NAME; the raw answer in $T/fout.
+fcgi() {
+	local _name=$1
+	shift
+	fcgi_env "$@"
+	timeout 20 env -i "${P[@]}" "$FCGI" -bind -connect "$T/$_name.sock" \
+	    < "$T/request" > "$T/fout" 2> "$T/fcgi.stderr"
+}
+
+# same NAME DESC [VAR=value]... METHOD ENDPOINT [QUERY [BODY]]: the answer
+# of the FastCGI process NAME is byte for byte a new CGI process's.
+same() {
+	local _name=$1 _desc=$2
+	shift 2
+	cgi "$@"
+	cp "$T/out" "$T/cgi.out"
+	fcgi "$_name" "$@"
+	if [ -s "$T/cgi.out" ] && cmp -s "$T/cgi.out" "$T/fout"; then
+		ok "$_desc ($(cat "$T/status"))"
+	else
+		notok "$_desc: CGI $(head -c 300 "$T/cgi.out" | tr '\r\n' '  ') / FastCGI $(head -c 300 "$T/fout" | tr '\r\n' '  ')"
+	fi
+}
+
+status_of() { sed -n 's/^Status: \([0-9]*\).*/\1/p' "$1" | head -n 1; }
+
+# ---- the sites ----
+site s1
+ctl config publish s1 "$TOP/tests/fixtures/config-test.json" >/dev/null
+ctl site add s2 --name "Site two" --domain other.org --tier free >/dev/null
+ctl site add s3 --name "Paused" --domain example.com >/dev/null
+ctl site pause s3 >/dev/null
+consent_body() { # KEY ANON [extra members]
+	printf '{"site_key":"%s","anon_id":"%s","event_type":"initial","categories":{"necessary":true,"analytics":false}%s}' "$1" "$2" "${3-}"
+}
+scripts_body() { # KEY DOMAIN
+	printf '{"site_key":"%s","page_url":"https://example.com/","scripts":[{"domain":"%s","blocked":false}]}' "$1" "$2"
+}
+big=$(head -c 70000 /dev/zero | tr '\0' 'x')
+
+# ---- one request of each endpoint ----
+fcgi_start cfg config
+fcgi_start con consent
+fcgi_start scr scripts
+same cfg "config: the same answer as CGI" GET config "site_key=s1"
+same con "consent: the same answer as CGI" POST consent "" "$(consent_body s1 visitor-0001)"
+same scr "scripts: the same answer as CGI" POST scripts "" "$(scripts_body s1 cdn.example.org)"
+if [ "${SANITIZED:-0}" = 1 ] || [ "${VALGRIND:-0}" = 1 ]; then
+	skip "the seccomp filter (not in the sanitizer build; valgrind answers for it)"
+else
+	check test "$(awk '/^Seccomp:/ { print $2 }' "/proc/$(pid_of cfg)/status")" = 2 \
+	    "a FastCGI process runs under the seccomp filter (Seccomp: 2)"
+fi
+
+# ---- interleaved through one process each, every answer a new process's ----
+round() {
+	same cfg "config: s1, lang de" GET config "site_key=s1&lang=de"
+	same con "consent: s1, visitor A, Sec-GPC, a country header" HTTP_SEC_GPC=1 HTTP_CF_IPCOUNTRY=DE \
+	    HTTP_USER_AGENT="Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1" \
+	    POST consent "" "$(consent_body s1 "visitor-A$1")"
+	ORIGIN=https://other.org same cfg "config: s2 from its own origin, Accept-Language fr" \
+	    HTTP_ACCEPT_LANGUAGE=fr GET config "site_key=s2"
+	ORIGIN=https://evil.example same cfg "config: an origin not registered (403)" GET config "site_key=s1"
+	same scr "scripts: s1, another domain" POST scripts "" "$(scripts_body s1 "cdn$1.example.net")"
+	same con "consent: s1, visitor B, no header at all" POST consent "" "$(consent_body s1 "visitor-B$1")"
+	ORIGIN=https://other.org same con "consent: s2, bad JSON (400)" POST consent "" '{"site_key":'
+	same cfg "config: no site_key (400)" GET config ""
+	same cfg "config: no such site (404)" GET config "site_key=nope"
+	same con "consent: a body over BODY_MAX (413)" POST consent "" "$big"
+	same cfg "config: region given, lang it" GET config "site_key=s1&region=EU&lang=it"
+	ORIGIN=https://other.org same cfg "config: s2 over a per-request CONSENT_MAU_CAP=0 (disabled)" \
+	    CONSENT_MAU_CAP=0 GET config "site_key=s2"
+	ORIGIN=https://other.org same cfg "config: s2 again without it" GET config "site_key=s2"
+	same con "consent: a paused site (403)" POST consent "" "$(consent_body s3 "visitor-C$1")"
+	ORIGIN= same con "consent: no Origin (403)" POST consent "" "$(consent_body s1 "visitor-D$1")"
+	same con "consent: OPTIONS (204)" OPTIONS consent ""
+	same cfg "config: PUT (405)" PUT config "site_key=s1"
+	same cfg "config: HEAD" HEAD config "site_key=s1&lang=fr"
+	same scr "scripts: bad sync_id (400)" POST scripts "sync_id=nope" "$(scripts_body s1 cdn.example.org)"
+	same scr "scripts: an unknown site (404)" POST scripts "" "$(scripts_body nope cdn.example.org)"
+	same cfg "config: another database by a request's CONSENT_DB" CONSENT_DB="$T/other.db" GET config "site_key=s1"
+	same cfg "config: back to the first" GET config "site_key=s1"
+}
+CONSENT_DB="$T/other.db" ctl init >/dev/null
+CONSENT_DB="$T/other.db" ctl site add s1 --name "Other database" --domain example.com >/dev/null
+round 1
+round 2
+# Nothing of one visitor's request reached the next one's entry.
+check test "$(sqlite3 "$CONSENT_DB" "SELECT gpc || '/' || IFNULL(country, '-') || '/' || IFNULL(os, '-')
+    FROM consent_log ORDER BY id DESC LIMIT 4" | tr '\n' ' ' | sed 's/ $//')" \
+    = "0/-/- 0/-/- 1/DE/iOS 1/DE/iOS" \
+    "the stored entries keep each request's own headers (GPC, country, OS), none of the previous one's"
+for n in cfg con scr; do
+	fcgi_stop "$n"
+	check test $? = 0 "$n: SIGTERM when idle: exit 0"
+	check test ! -s "$T/$n.err" "$n: nothing on stderr"
+done
+
+# ---- settings from the process environment; a per-request one wins ----
+fcgi_start envdb config CONSENT_DB="$T/other.db"
+fcgi envdb GET config "site_key=s1"
+check grep -q '"site_name":"Site s1"' "$T/fout" "a request's CONSENT_DB wins over the process's"
+fcgi_env GET config "site_key=s1"
+timeout 20 env -i $(printf '%s\n' "${P[@]}" | grep -v '^CONSENT_DB=') "$FCGI" -bind -connect "$T/envdb.sock" < /dev/null > "$T/fout"
+check grep -q '"site_name":"Other database"' "$T/fout" "without one, the process environment's CONSENT_DB (bin-environment, FcgidInitialEnv)"
+fcgi_stop envdb
+
+# ---- CONSENT_FCGI_MAX_REQUESTS ----
+fcgi_start five config CONSENT_FCGI_MAX_REQUESTS=5
+n=0
+for i in 1 2 3 4 5; do
+	fcgi five GET config "site_key=s1"
+	[ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+done
+check test "$n" = 5 "CONSENT_FCGI_MAX_REQUESTS=5: five answers"
+fcgi_wait five 10
+check test $? = 0 "then the process exits 0 by itself"
+fcgi_start badmax config CONSENT_FCGI_MAX_REQUESTS=0
+fcgi badmax GET config "site_key=s1"
+check test "$(status_of "$T/fout")" = 200 "CONSENT_FCGI_MAX_REQUESTS=0 is refused: the default, and the process serves"
+fcgi_stop badmax
+check test "$(grep -c 'CONSENT_FCGI_MAX_REQUESTS' "$T/badmax.err")" = 1 "one line on stderr says so"
+
+# ---- SIGTERM in the middle of a request: it finishes, then exit 0 ----
+fcgi_start term consent
+body=$(consent_body s1 visitor-term)
+fcgi_env POST consent "" "$body"
+{ printf '%s' "${body:0:20}"; sleep 1; printf '%s' "${body:20}"; } |
+    timeout 20 env -i "${P[@]}" "$FCGI" -bind -connect "$T/term.sock" > "$T/term.out" &
+client=$!
+sleep 0.4
+kill -TERM "$(pid_of term)"
+wait "$client"
+check test "$(status_of "$T/term.out")" = 201 "SIGTERM while a consent is being read: it is still answered 201"
+fcgi_wait term 10
+check test $? = 0 "and the process exits 0 after it"
+check test "$(sqlite3 "$CONSENT_DB" "SELECT count(*) FROM consent_log WHERE anon_id_hash = '$(printf %s visitor-term | sha256sum | cut -c1-64)'")" = 1 \
+    "the entry is stored"
+fcgi_start usr1 config
+kill -USR1 "$(pid_of usr1)"
+fcgi_wait usr1 10
+check test $? = 0 "SIGUSR1 (mod_fcgid's) when idle: exit 0"
+
+# ---- SIGKILL in the middle of a burst: no acknowledged consent is lost ----
+fcgi_start kill consent
+burst() { # N: 60 consents, one line "anon status" each
+	local _i _a
+	for _i in $(seq 60); do
+		_a="burst-$1-$_i"
+		fcgi_env POST consent "" "$(consent_body s1 "$_a")"
+		timeout 10 env -i "${P[@]}" "$FCGI" -bind -connect "$T/kill.sock" < "$T/request" > "$T/burst-$1.out" 2>/dev/null
+		echo "$_a $(status_of "$T/burst-$1.out")"
+	done > "$T/burst-$1.log"
+}
+# Each client writes its body to $T/request: give each its own directory.
+clients=""
+for c in 1 2 3; do
+	( T="$T/c$c"; mkdir -p "$T"; ln -s "$(dirname "$T")/kill.sock" "$T/kill.sock"; burst "$c" ) &
+	clients="$clients $!"
+done
+sleep 1
+{
+	kill -KILL "$(pid_of kill)"
+	wait $clients "$(pid_of kill)"
+} 2>/dev/null   # bash's "Killed" notice
+acked=0 lost=0
+for c in 1 2 3; do
+	while read -r a s; do
+		[ "$s" = 201 ] || continue
+		acked=$((acked + 1))
+		h=$(printf %s "$a" | sha256sum | cut -c1-64)
+		[ "$(sqlite3 "$CONSENT_DB" "SELECT count(*) FROM consent_log WHERE anon_id_hash = '$h'")" = 1 ] || lost=$((lost + 1))
+	done < "$T/c$c/burst-$c.log"
+done
+check test "$acked" -gt 0 "SIGKILL mid-burst: some consents were acknowledged before it ($acked)"
+check test "$(cat "$T"/c[123]/burst-*.log | awk '$2 != 201' | wc -l)" -gt 0 "and some were not (the kill came mid-burst)"
+check test "$lost" = 0 "every acknowledged (201) consent is stored"
+check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA integrity_check')" = ok "the database is intact"
+fcgi_start kill2 consent
+same kill2 "the next process serves" POST consent "" "$(consent_body s1 visitor-after-kill)"
+fcgi_stop kill2
+
+# ---- the database replaced under a process (mv over it) ----
+fcgi_start rep config CONSENT_DB="$CONSENT_DB"
+same rep "before the replacement" GET config "site_key=s1"
+cp "$T/fout" "$T/before.out"
+CONSENT_DB="$T/new.db" ctl init >/dev/null
+CONSENT_DB="$T/new.db" ctl site add s1 --name "Replaced" --domain example.com >/dev/null
+sqlite3 "$T/new.db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+sqlite3 "$CONSENT_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+rm -f "$T/new.db-wal" "$T/new.db-shm"
+mv "$T/new.db" "$CONSENT_DB"
+same rep "after a new file was moved over it: the new file's answer" GET config "site_key=s1"
+check grep -q '"site_name":"Replaced"' "$T/fout" "the answer is the new database's"
+fcgi_stop rep
+
+# ---- the database upgraded under a process (consentctl init) ----
+export CONSENT_DB="$T/old.db"
+sqlite3 "$CONSENT_DB" < "$TOP/tests/fixtures/schema-v2.sql"
+sqlite3 "$CONSENT_DB" 'PRAGMA journal_mode = WAL' >/dev/null
+sqlite3 "$CONSENT_DB" "INSERT INTO sites (id, site_key, name, tier, mau_cap, paused, created_at)
+    VALUES (1, 'up1', 'Upgraded', 'free', 500, 0, '2026-01-01T00:00:00.000Z');
+    INSERT INTO domains VALUES (1, 'example.com');"
+fcgi_start upc config
+fcgi_start upk consent
+same upc "config on a version-2 database" GET config "site_key=up1"
+same upk "consent on a version-2 database" POST consent "" "$(consent_body up1 visitor-v2)"
+ctl init >/dev/null
+same upc "config after consentctl init upgraded it" GET config "site_key=up1"
+check test "$(cat "$T/status")" = 200 "config answers 200 after the upgrade"
+same upk "consent after consentctl init upgraded it" POST consent "" "$(consent_body up1 visitor-v4)"
+check test "$(cat "$T/status")" = 201 "consent answers 201 after the upgrade"
+# A schema newer than this build's: whatever a new process answers, a kept one does.
+sqlite3 "$CONSENT_DB" 'PRAGMA user_version = 99' >/dev/null
+same upc "config after user_version changed under it" GET config "site_key=up1"
+same upk "consent after user_version changed under it" POST consent "" "$(consent_body up1 visitor-v99)"
+fcgi_stop upc
+fcgi_stop upk
+
+# ---- memory: valgrind over a few hundred requests of one process ----
+export CONSENT_DB="$T/consent.db"
+if [ "${SANITIZED:-0}" = 1 ]; then
+	skip "valgrind over one FastCGI process (the sanitizer build has LeakSanitizer instead)"
+elif ! command -v valgrind >/dev/null 2>&1; then
+	skip "valgrind over one FastCGI process: valgrind is not installed"
+else
+	_valgrind_start vg consent valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=300
+	n=0
+	for i in $(seq 100); do
+		fcgi vg POST consent "" "$(consent_body s1 "vg-$i")"; [ "$(status_of "$T/fout")" = 201 ] && n=$((n + 1))
+		fcgi vg POST consent "" '{"site_key":1}'; [ "$(status_of "$T/fout")" = 400 ] && n=$((n + 1))
+		ORIGIN=https://evil.example fcgi vg POST consent "" "$(consent_body s1 "vg-$i")"
+		[ "$(status_of "$T/fout")" = 403 ] && n=$((n + 1))
+	done
+	check test "$n" = 300 "valgrind: 300 requests answered as expected"
+	fcgi_wait vg 60
+	check test $? = 0 "valgrind: no error and no leak after 300 requests of one process"
+fi
+
+# ---- memory: the resident set does not grow with the requests ----
+fcgi_start rss config
+rss_after() { # N more requests, then VmRSS in kB
+	local _i
+	for _i in $(seq "$1"); do fcgi rss GET config "site_key=s1&lang=de"; done
+	awk '/^VmRSS:/ { print $2 }' "/proc/$(pid_of rss)/status"
+}
+r1=$(rss_after 200)
+r2=$(rss_after 800)
+check test "$((r2 - r1))" -le 512 "RSS after 1000 requests within 512 kB of RSS after 200 ($r1 kB, $r2 kB)"
+fcgi_stop rss
