@@ -33,21 +33,21 @@
 # and setting sent as the request's params.  $T/status, headers, body and
 # out are as in CGI mode; $T/stderr holds what the process logged during
 # the request and the request's FCGI_STDERR.  A process that died is a
-# "not ok" unless the test ended it (fcgi_kill); at the end of the file
+# "not ok" unless the test ended it (fcgi_proc_kill); at the end of the file
 # each process gets SIGTERM and must exit 0 (a leak report under ASan or
 # valgrind makes it exit non-zero).  Helpers for tests about processes:
 #
 #   fcgi_mode                    true in FastCGI mode
 #   $CGI_BIN/ENDPOINT            what scripts run for one request: the CGI
 #                                program, or a stand-in sending it by FastCGI
-#   fcgi_ready NAME...           (FastCGI mode) NAME's processes run, for
+#   fcgi_proc_ready NAME...      (FastCGI mode) NAME's processes run, for
 #                                scripts that use $CGI_BIN
-#   fcgi_pid NAME                the pids (one process started if need be)
-#   fcgi_start NAME [N]          a fresh set of N processes on one socket;
+#   fcgi_proc_pids NAME          the pids (one process started if need be)
+#   fcgi_proc_start NAME [N]     a fresh set of N processes on one socket;
 #                                NAME is ENDPOINT or ENDPOINT.SUFFIX
-#   fcgi_kill NAME [SIGNAL]      end them on purpose (default KILL); the next
+#   fcgi_proc_kill NAME [SIGNAL] end them on purpose (default KILL); the next
 #                                request starts a new one
-#   fcgi_stop [NAME...]          SIGTERM, "not ok" unless each exits 0 (all
+#   fcgi_proc_stop [NAME...]     SIGTERM, "not ok" unless each exits 0 (all
 #                                running sets without an argument)
 #   FCGI_PRE=(cmd...)            what processes started from now on run
 #                                behind (setpriv, prlimit); SIGXFSZ ignored
@@ -61,7 +61,7 @@ SHARED=${SHARED:-$TOP/../shared}
 T=$(mktemp -d "${TMPDIR:-/tmp}/consent-test.XXXXXX")
 # A test that sets its own EXIT trap calls _cleanup from it.
 _cleanup() {
-	fcgi_mode && fcgi_stop
+	fcgi_mode && _fcgi_stop
 	rm -rf "$T"
 }
 trap _cleanup EXIT
@@ -233,27 +233,29 @@ _fcgi_check() {
 	[ -f "$T/fcgi/$1.spawn" ] || return 0
 	_fcgi_running "$1" && return 0
 	notok "$1: a FastCGI process ended $2 ($(_fcgi_ended "$1" 5)): $(tail -n 5 "$T/fcgi/$1.err" | tr '\n' ' ' | cut -c1-400)"
-	fcgi_kill "$1"
+	_fcgi_kill "$1"
 }
 
-fcgi_pid() { # NAME: the pids of the set (one process started if none runs)
+fcgi_proc_pids() { _fcgi_pids "$@"; }
+_fcgi_pids() { # NAME: the pids of the set (one process started if none runs)
 	_fcgi_check "$1" "before a request"
 	[ -f "$T/fcgi/$1.spawn" ] || _fcgi_start "$1" || return 1
 	head -n 1 "$T/fcgi/$1.spawn"
 }
 
-fcgi_ready() { # NAME...: in FastCGI mode, the sets are running
+fcgi_proc_ready() { # NAME...: in FastCGI mode, the sets are running
 	local _n
 	fcgi_mode || return 0
-	for _n in "$@"; do fcgi_pid "$_n" > /dev/null; done
+	for _n in "$@"; do _fcgi_pids "$_n" > /dev/null; done
 }
 
-fcgi_start() { # NAME [N]: a fresh set of N processes (the old one stopped)
-	fcgi_stop "$1"
+fcgi_proc_start() { # NAME [N]: a fresh set of N processes (the old one stopped)
+	_fcgi_stop "$1"
 	_fcgi_start "$@"
 }
 
-fcgi_kill() { # NAME [SIGNAL]
+fcgi_proc_kill() { _fcgi_kill "$@"; }
+_fcgi_kill() { # NAME [SIGNAL]
 	local _pids
 	[ -f "$T/fcgi/$1.spawn" ] || return 0
 	read -r _pids < "$T/fcgi/$1.spawn"
@@ -262,7 +264,8 @@ fcgi_kill() { # NAME [SIGNAL]
 	_fcgi_archive "$1"
 }
 
-fcgi_stop() { # [NAME...]: SIGTERM; each process must exit 0
+fcgi_proc_stop() { _fcgi_stop "$@"; }
+_fcgi_stop() { # [NAME...]: SIGTERM; each process must exit 0
 	local _n _pids _end
 	[ $# -gt 0 ] || set -- $(_fcgi_names)
 	for _n in "$@"; do
@@ -286,7 +289,7 @@ fcgi_stop() { # [NAME...]: SIGTERM; each process must exit 0
 _fcgi_request() {
 	local _ep=$1 _off _rc
 	shift
-	fcgi_pid "$_ep" > /dev/null || return 0
+	_fcgi_pids "$_ep" > /dev/null || return 0
 	_off=$(stat -c %s "$T/fcgi/$_ep.err")
 	env -i "$@" "$FCGI_CLIENT" request "$T/fcgi/$_ep.sock" < "${CGI_STDIN:-$T/request}" > "$T/out" 2> "$T/fcgi/request.err"
 	_rc=$?
