@@ -49,6 +49,8 @@
 #                                request starts a new one
 #   fcgi_proc_stop [NAME...]     SIGTERM, "not ok" unless each exits 0 (all
 #                                running sets without an argument)
+#   FCGI_ENV=(VAR=value...)      added to the environment of processes
+#                                started from now on
 #   FCGI_PRE=(cmd...)            what processes started from now on run
 #                                behind (setpriv, prlimit); SIGXFSZ ignored
 #   FCGI_ERRPIPE=1               their stderr goes through a pipe (a file
@@ -168,6 +170,7 @@ CONSENT_TEST_MODE=${CONSENT_TEST_MODE:-cgi}
 CGI_EXTRA=()
 CGI_STDIN=
 FCGI_PRE=()
+FCGI_ENV=()
 FCGI_ERRPIPE=
 FCGI_CLIENT=$BUILD/tests/fcgi-client
 
@@ -209,6 +212,7 @@ _fcgi_start() { # NAME [N]
 	    --errors-for-leak-kinds=definite,indirect)
 	[ -n "${ASAN_OPTIONS+x}" ] && _env+=(ASAN_OPTIONS="$ASAN_OPTIONS")
 	[ -n "${UBSAN_OPTIONS+x}" ] && _env+=(UBSAN_OPTIONS="$UBSAN_OPTIONS")
+	_env+=(${FCGI_ENV[@]+"${FCGI_ENV[@]}"})
 	: > "$_s"
 	(
 		trap '' XFSZ    # under prlimit --fsize a write fails with EFBIG instead
