@@ -45,7 +45,8 @@
 #   fcgi_proc_pids NAME          the pids (one process started if need be)
 #   fcgi_proc_start NAME [N]     a fresh set of N processes on one socket;
 #                                NAME is ENDPOINT or ENDPOINT.SUFFIX
-#   fcgi_proc_kill NAME [SIGNAL] end them on purpose (default KILL); the next
+#   fcgi_proc_kill NAME [SIGNAL] end them on purpose (default KILL), print
+#                                how they ended ("1x signal 9"); the next
 #                                request starts a new one
 #   fcgi_proc_stop [NAME...]     SIGTERM, "not ok" unless each exits 0 (all
 #                                running sets without an argument)
@@ -237,7 +238,7 @@ _fcgi_check() {
 	[ -f "$T/fcgi/$1.spawn" ] || return 0
 	_fcgi_running "$1" && return 0
 	notok "$1: a FastCGI process ended $2 ($(_fcgi_ended "$1" 5)): $(tail -n 5 "$T/fcgi/$1.err" | tr '\n' ' ' | cut -c1-400)"
-	_fcgi_kill "$1"
+	_fcgi_kill "$1" > /dev/null
 }
 
 fcgi_proc_pids() { _fcgi_pids "$@"; }
@@ -264,7 +265,7 @@ _fcgi_kill() { # NAME [SIGNAL]
 	[ -f "$T/fcgi/$1.spawn" ] || return 0
 	read -r _pids < "$T/fcgi/$1.spawn"
 	kill -"${2:-KILL}" $_pids 2>/dev/null
-	_fcgi_ended "$1" > /dev/null
+	_fcgi_ended "$1"
 	_fcgi_archive "$1"
 }
 
