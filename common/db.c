@@ -80,6 +80,12 @@ wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
+int
+db_may_write(const char *path)
+{
+	return access(path, W_OK);
+}
+
 /*
  * One way in (Fossil db.c): explicit open flags, no shared cache, no URI
  * filenames, and the connection hardened before the first statement runs.
@@ -104,7 +110,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	 * failing after the mode is restored.  Root, who ignores modes, still
 	 * meets a read-only mount here (EROFS).
 	 */
-	if (access(path, W_OK) != 0 && !(create && errno == ENOENT)) {
+	if (db_may_write(path) != 0 && !(create && errno == ENOENT)) {
 		log_error("database %s: %s", path, strerror(errno));
 		return -1;
 	}

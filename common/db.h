@@ -21,6 +21,14 @@
  */
 int db_open(const char *path, int flags, sqlite3 **out);
 
+/*
+ * Whether this process may write the file at path (access(2), W_OK): 0, or
+ * -1 with errno (EACCES, EROFS, ENOENT ...).  db_open refuses a file it may
+ * not write, readers too; a connection kept open from one request to the
+ * next asks again before each, so it refuses what a new one would.
+ */
+int db_may_write(const char *path);
+
 /* Prepare one statement; -1 with the cause on stderr. */
 int db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st);
 

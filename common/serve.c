@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <fcgiapp.h>
 
@@ -19,13 +20,28 @@
 
 static volatile sig_atomic_t stopping;
 
-/* SIGTERM, SIGUSR1: finish the request in hand, accept no other. */
+/*
+ * SIGTERM, SIGUSR1: finish the request in hand, accept no other.  The
+ * handler runs only while the loop waits in FCGX_Accept_r() (the signals
+ * are blocked everywhere else), and it installs with SA_RESTART, so that
+ * libfcgi's reads of a connection just accepted are never cut short.  To
+ * end the wait all the same, wherever it is (before accept() was entered,
+ * or in it: a restarted accept looks descriptor 0 up again), descriptor 0
+ * stops being the listening socket: accept() then fails at once (ENOTSOCK,
+ * EBADF) and libfcgi, told of the shutdown, returns.  The socket itself
+ * stays open in the process manager.  Only async-signal-safe calls.
+ */
 static void
 on_stop(int sig)
 {
+	int saved = errno;
+
 	(void)sig;
 	stopping = 1;
 	FCGX_ShutdownPending();
+	if (dup2(STDERR_FILENO, 0) < 0)
+		close(0);
+	errno = saved;
 }
 
 /* io_source over one accepted FastCGI request (arg). */
@@ -98,32 +114,34 @@ max_requests(void)
 	return (long)v;
 }
 
-/* The FastCGI loop: 0 after the last request, 1 when it could not start. */
+/* The FastCGI loop: 0 after the last request or a stop, 1 when it could
+ * not start or accepting failed. */
 static int
 serve_fastcgi(void (*handle)(void))
 {
 	FCGX_Request req;
 	struct io_source src = { fcgi_param, fcgi_read, fcgi_write, &req };
 	struct sigaction sa;
-	sigset_t stops, open;
+	sigset_t stops, waiting;
 	long max = max_requests(), served = 0;
-	int rc;
+	int rc, status = 0;
 
 	if (FCGX_Init() != 0 || FCGX_InitRequest(&req, 0, FCGI_FAIL_ACCEPT_ON_INTR) != 0) {
 		log_error("cannot set up FastCGI");
 		return 1;
 	}
-	/* No SA_RESTART: a signal ends a wait in accept (FCGI_FAIL_ACCEPT_ON_INTR).
-	 * Outside that wait both are blocked, so a request never sees EINTR. */
+	/* Both are blocked but while the loop waits for a request (on_stop),
+	 * so a request never sees EINTR and never stops half-way. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGTERM);
 	sigaddset(&stops, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &stops, &open);
-	sigdelset(&open, SIGTERM);
-	sigdelset(&open, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &stops, &waiting);
+	sigdelset(&waiting, SIGTERM);
+	sigdelset(&waiting, SIGUSR1);
 	if (sigaction(SIGTERM, &sa, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0) {
 		log_error("sigaction: %s", strerror(errno));
 		return 1;
@@ -131,12 +149,14 @@ serve_fastcgi(void (*handle)(void))
 	signal(SIGPIPE, SIG_IGN);   /* a server that hung up: an error, not death */
 	sandbox_enter();
 	while (served < max) {
-		sigprocmask(SIG_SETMASK, &open, NULL);   /* a pending stop arrives here */
+		sigprocmask(SIG_SETMASK, &waiting, NULL);   /* a pending stop arrives here */
 		rc = stopping ? -1 : FCGX_Accept_r(&req);
 		sigprocmask(SIG_BLOCK, &stops, NULL);
 		if (rc < 0) {
-			if (!stopping)
+			if (!stopping) {
 				log_error("FastCGI accept: %s", rc < -1 ? strerror(-rc) : "failed");
+				status = 1;
+			}
 			break;
 		}
 		io_attach(&src);
@@ -148,7 +168,7 @@ serve_fastcgi(void (*handle)(void))
 	FCGX_Free(&req, 1);
 	store_forget();
 	geo_forget();
-	return 0;
+	return status;
 }
 
 int

@@ -46,6 +46,7 @@ int
 store_open(struct store **out, const char *path, enum store_mode mode)
 {
 	struct store *st;
+	const char *sync;
 
 	*out = NULL;
 	if (path == NULL)
@@ -56,9 +57,13 @@ store_open(struct store **out, const char *path, enum store_mode mode)
 		return STORE_ERROR;
 	}
 	st->mode = mode;
+	if ((sync = io_env("CONSENT_SYNC")) != NULL && (st->sync = strdup(sync)) == NULL) {
+		log_error("out of memory");
+		store_close(st);
+		return STORE_ERROR;
+	}
 	if (db_open(path, open_flags(mode), &st->db) != 0) {
-		free(st->path);
-		free(st);
+		store_close(st);
 		return STORE_ERROR;
 	}
 	*out = st;
@@ -73,6 +78,7 @@ store_close(struct store *st)
 	cache_clear(st);
 	sqlite3_close(st->db);
 	free(st->path);
+	free(st->sync);
 	free(st);
 }
 
@@ -119,9 +125,9 @@ sql_done(struct store *st, sqlite3_stmt *q)
 
 static struct store *kept;
 
-/* schema_version and user_version of st's database, as one number. */
+/* schema_version and user_version of st's database into v[0] and v[1]. */
 static int
-schema_of(struct store *st, int64_t *v)
+schema_of(struct store *st, int64_t v[2])
 {
 	static const char sql[] =
 	    "SELECT s.schema_version, u.user_version"
@@ -132,7 +138,8 @@ schema_of(struct store *st, int64_t *v)
 	if (sql_prepare(st, sql, &q) != 0)
 		return -1;
 	if (sqlite3_step(q) == SQLITE_ROW) {
-		*v = (sqlite3_column_int64(q, 0) << 32) | (sqlite3_column_int64(q, 1) & 0xffffffff);
+		v[0] = sqlite3_column_int64(q, 0);
+		v[1] = sqlite3_column_int64(q, 1);
 		rc = 0;
 	} else {
 		db_log(st->db, "schema version");
@@ -141,17 +148,29 @@ schema_of(struct store *st, int64_t *v)
 	return rc;
 }
 
-/* Whether the kept store still serves path in mode: the same file (not
- * replaced: device and inode), the same schema (not upgraded). */
+/* Whether two settings (NULL: unset) are the same. */
+static int
+same_setting(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/* Whether the kept store still serves path in mode: opened with this
+ * request's settings, a file this process may still write (db_open's
+ * check: made read-only, or its mount), the same file (not replaced:
+ * device and inode), the same schema (not upgraded).  When not, the store
+ * is opened again, and db_open refuses what a new process would. */
 static int
 still_good(struct store *st, const char *path, enum store_mode mode)
 {
 	struct stat sb;
-	int64_t schema;
+	int64_t schema[2];
 
 	return st->mode == mode && strcmp(st->path, path) == 0 &&
+	    same_setting(st->sync, io_env("CONSENT_SYNC")) && db_may_write(path) == 0 &&
 	    stat(path, &sb) == 0 && sb.st_dev == st->dev && sb.st_ino == st->ino &&
-	    schema_of(st, &schema) == 0 && schema == st->schema;
+	    schema_of(st, schema) == 0 && schema[0] == st->schema[0] &&
+	    schema[1] == st->schema[1];
 }
 
 int
@@ -178,7 +197,7 @@ store_acquire(struct store **out, enum store_mode mode)
 			return STORE_ERROR;
 		kept->dev = sb.st_dev;
 		kept->ino = sb.st_ino;
-		if (keep && schema_of(kept, &kept->schema) != 0) {
+		if (keep && schema_of(kept, kept->schema) != 0) {
 			store_close(kept);
 			kept = NULL;
 			return STORE_ERROR;

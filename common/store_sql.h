@@ -29,7 +29,9 @@ struct store {
 	 * upgraded database. */
 	dev_t dev;
 	ino_t ino;
-	int64_t schema;          /* schema_version, user_version in the low 32 bits */
+	int64_t schema[2];       /* schema_version, user_version */
+	char *sync;              /* CONSENT_SYNC when it was opened (owned, NULL: unset):
+	                            db_open applies it to the connection */
 	struct {
 		const char *sql;     /* the static text: the key, by address */
 		sqlite3_stmt *q;

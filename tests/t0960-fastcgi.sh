@@ -12,7 +12,8 @@
 # The client is cgi-fcgi (libfcgi-bin): it sends its own environment as the
 # request's params and its stdin as the body.  A process is started by
 # python3 binding the socket to fd 0 and exec()ing the program, so it is
-# this shell's child (its exit status is waited for).
+# this shell's child (its exit status is waited for).  KEEP_T=1 keeps the
+# test's directory and prints its name.
 . "$(dirname "$0")/setup.sh"
 
 for _c in cgi-fcgi python3 sqlite3; do
@@ -22,7 +23,10 @@ for _c in cgi-fcgi python3 sqlite3; do
 	fi
 done
 FCGI=$(command -v cgi-fcgi)
-[ -n "${KEEP_T:-}" ] && { echo "T=$T" >&2; trap - EXIT; }
+# Every process this test started is gone when it ends, whatever happened.
+trap 'for _p in "$T"/*.pid; do [ -f "$_p" ] && kill -KILL "$(cat "$_p")" 2>/dev/null; done
+      [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+[ -n "${KEEP_T:-}" ] && echo "T=$T" >&2
 
 # A listening socket on fd 0, then exec: what a FastCGI process manager does.
 START_PY='import os, socket, sys
@@ -35,16 +39,17 @@ os.execvp(sys.argv[2], sys.argv[2:])'
 # $T/NAME.sock with only the VARs (and PATH, sanitizer options) in its
 # environment; its pid in $T/NAME.pid, its stderr in $T/NAME.err.
 fcgi_start() {
-	local _name=$1 _ep=$2 _i
+	local _name=$1 _ep=$2
 	shift 2
 	local _wrap=()
 	[ "${VALGRIND:-0}" = 1 ] && _wrap=(valgrind -q --error-exitcode=99 --leak-check=full
 	    --errors-for-leak-kinds=definite,indirect)
-	_valgrind_start "$_name" "$_ep" "${_wrap[@]}" -- "$@"
+	fcgi_spawn "$_name" "$_ep" ${_wrap[@]+"${_wrap[@]}"} -- "$@"
 }
 
-# _valgrind_start NAME ENDPOINT [WRAPPER...] -- [VAR=value]...
-_valgrind_start() {
+# fcgi_spawn NAME ENDPOINT [WRAPPER...] -- [VAR=value]...: fcgi_start with
+# the program run by WRAPPER (valgrind ...).
+fcgi_spawn() {
 	local _name=$1 _ep=$2 _i
 	shift 2
 	local _wrap=()
@@ -64,6 +69,16 @@ _valgrind_start() {
 }
 
 pid_of() { cat "$T/$1.pid"; }
+
+# fcgi_ready NAME: one request answered, so the process (valgrind's too)
+# has set its signal handlers up and waits in accept.
+fcgi_ready() {
+	local _sv
+	_sv=$(cat "$T/request" 2>/dev/null)
+	fcgi "$1" OPTIONS config ""
+	[ "$(status_of "$T/fout")" = 204 ] || notok "$1: the process answers a first request"
+	printf '%s' "$_sv" > "$T/request"
+}
 
 # fcgi_wait NAME SECONDS: wait for the process to exit; its exit status, or
 # 124 when it is still running after SECONDS.
@@ -149,9 +164,10 @@ consent_body() { # KEY ANON [extra members]
 	printf '{"site_key":"%s","anon_id":"%s","event_type":"initial","categories":{"necessary":true,"analytics":false}%s}' "$1" "$2" "${3-}"
 }
 scripts_body() { # KEY DOMAIN
-	printf '{"site_key":"%s","page_url":"https://example.com/","scripts":[{"domain":"%s","blocked":false}]}' "$1" "$2"
+	printf '{"site_key":"%s","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://%s/x.js","domain":"%s","category":null,"blocked":false}]}' "$1" "$2" "$2"
 }
 big=$(head -c 70000 /dev/zero | tr '\0' 'x')
+huge=$(head -c 300000 /dev/zero | tr '\0' 'x')
 
 # ---- one request of each endpoint ----
 fcgi_start cfg config
@@ -160,6 +176,7 @@ fcgi_start scr scripts
 same cfg "config: the same answer as CGI" GET config "site_key=s1"
 same con "consent: the same answer as CGI" POST consent "" "$(consent_body s1 visitor-0001)"
 same scr "scripts: the same answer as CGI" POST scripts "" "$(scripts_body s1 cdn.example.org)"
+check test "$(cat "$T/status")" = 200 "scripts answers 200"
 if [ "${SANITIZED:-0}" = 1 ] || [ "${VALGRIND:-0}" = 1 ]; then
 	skip "the seccomp filter (not in the sanitizer build; valgrind answers for it)"
 else
@@ -182,6 +199,7 @@ round() {
 	same cfg "config: no site_key (400)" GET config ""
 	same cfg "config: no such site (404)" GET config "site_key=nope"
 	same con "consent: a body over BODY_MAX (413)" POST consent "" "$big"
+	same con "consent: a body over DRAIN_MAX (413)" POST consent "" "$huge"
 	same cfg "config: region given, lang it" GET config "site_key=s1&region=EU&lang=it"
 	ORIGIN=https://other.org same cfg "config: s2 over a per-request CONSENT_MAU_CAP=0 (disabled)" \
 	    CONSENT_MAU_CAP=0 GET config "site_key=s2"
@@ -211,6 +229,40 @@ for n in cfg con scr; do
 	check test ! -s "$T/$n.err" "$n: nothing on stderr"
 done
 
+# ---- GeoIP: the database kept open, per request's CONSENT_GEOIP_DB ----
+geoip=$SHARED/data/geoip
+if [ ! -f "$geoip/GeoIP2-Country-Test.mmdb" ] || [ ! -f "$geoip/GeoLite2-Country-Test.mmdb" ]; then
+	skip "GeoIP in FastCGI mode: ../shared/data/geoip not present"
+else
+	fcgi_start geo config
+	fcgi_start geok consent
+	for r in 1 2; do
+		same geo "geo: the Country database, a GB address" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=81.2.69.142 GET config "site_key=s1"
+		same geo "geo: no database for this request" REMOTE_ADDR=81.2.69.142 GET config "site_key=s1"
+		same geo "geo: the City database, a US address" CONSENT_GEOIP_DB="$geoip/GeoIP2-City-Test.mmdb" \
+		    REMOTE_ADDR=216.160.83.56 GET config "site_key=s1"
+		same geok "geo: a consent from GB" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=81.2.69.142 POST consent "" "$(consent_body s1 "geo-gb$r")"
+		same geok "geo: a consent from an address the database lacks" CONSENT_GEOIP_DB="$geoip/GeoIP2-Country-Test.mmdb" \
+		    REMOTE_ADDR=10.1.2.3 POST consent "" "$(consent_body s1 "geo-none$r")"
+	done
+	check test "$(sqlite3 "$CONSENT_DB" "SELECT IFNULL(country, '-') FROM consent_log ORDER BY id DESC LIMIT 4" | tr '\n' ' ')" \
+	    = "- - GB GB " "geo: each entry has its own request's country, never the previous one's"
+	# Another file moved to the path: read at once.
+	cp "$geoip/GeoIP2-Country-Test.mmdb" "$T/geo.mmdb"
+	same geo "geo: a copy of the Country database, a US address" CONSENT_GEOIP_DB="$T/geo.mmdb" \
+	    REMOTE_ADDR=214.78.120.1 GET config "site_key=s1"
+	cp "$T/fout" "$T/geo1.out"
+	cp "$geoip/GeoLite2-Country-Test.mmdb" "$T/geo.new"
+	mv "$T/geo.new" "$T/geo.mmdb"
+	same geo "geo: another file moved there, a database that lacks the address" CONSENT_GEOIP_DB="$T/geo.mmdb" \
+	    REMOTE_ADDR=214.78.120.1 GET config "site_key=s1"
+	check test -n "$(cmp "$T/geo1.out" "$T/fout" 2>&1)" "geo: the answer changed with the file"
+	fcgi_stop geo
+	fcgi_stop geok
+fi
+
 # ---- settings from the process environment; a per-request one wins ----
 fcgi_start envdb config CONSENT_DB="$T/other.db"
 fcgi envdb GET config "site_key=s1"
@@ -238,12 +290,13 @@ check test "$(grep -c 'CONSENT_FCGI_MAX_REQUESTS' "$T/badmax.err")" = 1 "one lin
 
 # ---- SIGTERM in the middle of a request: it finishes, then exit 0 ----
 fcgi_start term consent
+fcgi_ready term
 body=$(consent_body s1 visitor-term)
 fcgi_env POST consent "" "$body"
-{ printf '%s' "${body:0:20}"; sleep 1; printf '%s' "${body:20}"; } |
+{ printf '%s' "${body:0:20}"; sleep 2; printf '%s' "${body:20}"; } |
     timeout 20 env -i "${P[@]}" "$FCGI" -bind -connect "$T/term.sock" > "$T/term.out" &
 client=$!
-sleep 0.4
+sleep 0.7
 kill -TERM "$(pid_of term)"
 wait "$client"
 check test "$(status_of "$T/term.out")" = 201 "SIGTERM while a consent is being read: it is still answered 201"
@@ -252,12 +305,14 @@ check test $? = 0 "and the process exits 0 after it"
 check test "$(sqlite3 "$CONSENT_DB" "SELECT count(*) FROM consent_log WHERE anon_id_hash = '$(printf %s visitor-term | sha256sum | cut -c1-64)'")" = 1 \
     "the entry is stored"
 fcgi_start usr1 config
+fcgi_ready usr1
 kill -USR1 "$(pid_of usr1)"
 fcgi_wait usr1 10
 check test $? = 0 "SIGUSR1 (mod_fcgid's) when idle: exit 0"
 
 # ---- SIGKILL in the middle of a burst: no acknowledged consent is lost ----
 fcgi_start kill consent
+fcgi_ready kill
 burst() { # N: 60 consents, one line "anon status" each
 	local _i _a
 	for _i in $(seq 60); do
@@ -273,7 +328,11 @@ for c in 1 2 3; do
 	( T="$T/c$c"; mkdir -p "$T"; ln -s "$(dirname "$T")/kill.sock" "$T/kill.sock"; burst "$c" ) &
 	clients="$clients $!"
 done
-sleep 1
+# The kill comes once 20 consents are acknowledged, of the 180 sent.
+for i in $(seq 600); do
+	[ "$(cat "$T"/c[123]/burst-*.log 2>/dev/null | awk '$2 == 201' | wc -l)" -ge 20 ] && break
+	sleep 0.05
+done
 {
 	kill -KILL "$(pid_of kill)"
 	wait $clients "$(pid_of kill)"
@@ -296,11 +355,15 @@ same kill2 "the next process serves" POST consent "" "$(consent_body s1 visitor-
 fcgi_stop kill2
 
 # ---- the database replaced under a process (mv over it) ----
+export CONSENT_DB="$T/rep.db"
+ctl init >/dev/null
+site s1
 fcgi_start rep config CONSENT_DB="$CONSENT_DB"
 same rep "before the replacement" GET config "site_key=s1"
-cp "$T/fout" "$T/before.out"
 CONSENT_DB="$T/new.db" ctl init >/dev/null
 CONSENT_DB="$T/new.db" ctl site add s1 --name "Replaced" --domain example.com >/dev/null
+# Both WALs checkpointed and emptied first: the -wal and -shm files belong
+# to the path, not to the file moved there (as in CGI mode).
 sqlite3 "$T/new.db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 sqlite3 "$CONSENT_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 rm -f "$T/new.db-wal" "$T/new.db-shm"
@@ -308,6 +371,31 @@ mv "$T/new.db" "$CONSENT_DB"
 same rep "after a new file was moved over it: the new file's answer" GET config "site_key=s1"
 check grep -q '"site_name":"Replaced"' "$T/fout" "the answer is the new database's"
 fcgi_stop rep
+
+# ---- the database's mount made read-only under a process ----
+mkdir "$T/rodb"
+export CONSENT_DB="$T/rodb/consent.db"
+ctl init >/dev/null
+site s1
+if [ "$(id -u)" = 0 ] && mount --bind "$T/rodb" "$T/rodb" 2>/dev/null; then
+	if mount -o remount,bind,ro "$T/rodb" 2>/dev/null; then
+		umount "$T/rodb"
+		fcgi_start ro consent
+		same ro "consent before the mount turns read-only" POST consent "" "$(consent_body s1 ro-1)"
+		mount --bind "$T/rodb" "$T/rodb" && mount -o remount,bind,ro "$T/rodb"
+		same ro "consent on a read-only mount: refused as a new process refuses it" POST consent "" "$(consent_body s1 ro-2)"
+		check test "$(cat "$T/status")" = 500 "it is a 500"
+		umount "$T/rodb"
+		same ro "consent once the mount is writable again" POST consent "" "$(consent_body s1 ro-3)"
+		fcgi_stop ro
+		check test "$(grep -c . "$T/ro.err")" = 1 "one line on stderr, for the refused request ($(head -c 80 "$T/ro.err"))"
+	else
+		umount "$T/rodb"
+		skip "read-only mount: remount read-only is not permitted here"
+	fi
+else
+	skip "read-only mount: not root, or mount is not permitted here"
+fi
 
 # ---- the database upgraded under a process (consentctl init) ----
 export CONSENT_DB="$T/old.db"
@@ -339,7 +427,7 @@ if [ "${SANITIZED:-0}" = 1 ]; then
 elif ! command -v valgrind >/dev/null 2>&1; then
 	skip "valgrind over one FastCGI process: valgrind is not installed"
 else
-	_valgrind_start vg consent valgrind -q --error-exitcode=99 --leak-check=full \
+	fcgi_spawn vg consent valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=300
 	n=0
 	for i in $(seq 100); do
@@ -348,12 +436,39 @@ else
 		ORIGIN=https://evil.example fcgi vg POST consent "" "$(consent_body s1 "vg-$i")"
 		[ "$(status_of "$T/fout")" = 403 ] && n=$((n + 1))
 	done
-	check test "$n" = 300 "valgrind: 300 requests answered as expected"
+	check test "$n" = 300 "valgrind: 300 consent requests answered as expected"
 	fcgi_wait vg 60
-	check test $? = 0 "valgrind: no error and no leak after 300 requests of one process"
+	check test $? = 0 "valgrind: no error and no leak after 300 consent requests of one process"
+	fcgi_spawn vgc config valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=200
+	n=0
+	for i in $(seq 50); do
+		fcgi vgc GET config "site_key=s1&lang=de"; [ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+		ORIGIN=https://other.org fcgi vgc HTTP_ACCEPT_LANGUAGE=fr GET config "site_key=s2"
+		[ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+		fcgi vgc GET config "site_key=nope"; [ "$(status_of "$T/fout")" = 404 ] && n=$((n + 1))
+		fcgi vgc CONSENT_MAU_CAP=0 GET config "site_key=s1&region=EU"; [ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+	done
+	check test "$n" = 200 "valgrind: 200 config requests answered as expected"
+	fcgi_wait vgc 60
+	check test $? = 0 "valgrind: no error and no leak after 200 config requests of one process"
+	fcgi_spawn vgs scripts valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=100
+	n=0
+	for i in $(seq 50); do
+		fcgi vgs POST scripts "" "$(scripts_body s1 "vg$i.example.net")"; [ "$(status_of "$T/fout")" = 200 ] && n=$((n + 1))
+		fcgi vgs POST scripts "" "$big"; [ "$(status_of "$T/fout")" = 413 ] && n=$((n + 1))
+	done
+	check test "$n" = 100 "valgrind: 100 scripts requests answered as expected"
+	fcgi_wait vgs 60
+	check test $? = 0 "valgrind: no error and no leak after 100 scripts requests of one process"
 fi
 
 # ---- memory: the resident set does not grow with the requests ----
+if [ "${SANITIZED:-0}" = 1 ] || [ "${VALGRIND:-0}" = 1 ]; then
+	skip "RSS over 1000 requests (the sanitizers' quarantine and valgrind keep freed memory)"
+	exit 0
+fi
 fcgi_start rss config
 rss_after() { # N more requests, then VmRSS in kB
 	local _i
