@@ -44,9 +44,15 @@ fault() {
 	FCGI_ERRPIPE=${FSIZE:+1}
 	for ep in config consent scripts; do fcgi_proc_start "$ep"; done
 }
-# release: in FastCGI mode the processes close the database (checkpointed)
-# before it is copied or its mount goes away; the next request starts new ones.
-release() { fcgi_mode && fcgi_proc_stop config consent scripts; return 0; }
+# release: in FastCGI mode the processes close the database before it is
+# copied or its mount goes away (the next request starts new ones), and its
+# WAL is checkpointed: the endpoints do not checkpoint when they close, and
+# in CGI mode consentctl, the last connection to close, has done it.
+release() {
+	fcgi_mode || return 0
+	fcgi_proc_stop config consent scripts
+	sqlite3 "$CONSENT_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null 2>&1 || :    # (not on a read-only mount)
+}
 _limited() {
 	( trap '' XFSZ; ulimit -f "$FSIZE" || exit 98
 	  export VALGRIND_OPTS=--vgdb=no    # valgrind's own shared-memory file
