@@ -67,9 +67,11 @@ fwriter() {
 	    HTTP_USER_AGENT="$UA" HTTP_CF_IPCOUNTRY=DE REMOTE_ADDR=127.0.0.1 \
 	    CONSENT_DB="$CONSENT_DB" "$CGI_BIN/consent.w" < "$T/req.$id" > "$T/out.$id" 2> "$T/err.$id"
 	rc=$?
-	# strace ignores SIGTERM: it goes to the endpoint, strace's child.
-	pid=$(fcgi_proc_pids consent.w)
-	kill -TERM $(ps -o pid= --ppid "$pid") 2>/dev/null
+	# strace ignores SIGTERM: it goes to the endpoint, strace's child (if
+	# the injected SIGKILL has not ended it).
+	read -r pid < "$T/fcgi/consent.w.spawn"
+	pid=$(ps -o pid= --ppid "$pid" 2>/dev/null)
+	[ -n "$pid" ] && kill -TERM $pid 2>/dev/null
 	end=$(fcgi_proc_kill consent.w 0)
 	case $end in
 	"1x signal 9") rc=137 ;;
@@ -91,10 +93,7 @@ settle() {
 }
 
 # --- part 1: a kill at each write system call of one request ------------------
-if fcgi_mode; then
-	fixed=0
-	skip "part 1: kills at fixed system calls (CGI mode only for now: strace ignores the SIGTERM that ends a FastCGI process, and the tracee's end was not reliably seen; part 2 and t0960 kill FastCGI processes)"
-elif command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
+if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
 	if fcgi_mode; then
 		fwriter probe strace -qq -f -o "$T/trace" -e trace=pwrite64,fdatasync,ftruncate,unlink,write
 		settle probe "$rc"
