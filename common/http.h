@@ -1,4 +1,4 @@
-/* http.h: the request as a CGI program receives it (RFC 3875). */
+/* http.h: the request as a CGI program receives it (RFC 3875), through io.h. */
 #ifndef CONSENT_HTTP_H
 #define CONSENT_HTTP_H
 
@@ -23,12 +23,12 @@ struct http_req {
 	size_t consumed;     /* bytes of stdin read so far */
 };
 
-/* Fill r from the environment; reads nothing from stdin. */
+/* Fill r from the request's variables (io_env); reads nothing of the body. */
 void http_req_init(struct http_req *r);
 
 /*
- * Read exactly CONTENT_LENGTH bytes of stdin (none when it is absent or 0)
- * into r->body.  A length over BODY_MAX is refused before reading anything.
+ * Read exactly CONTENT_LENGTH bytes of the request body (io_read: stdin,
+ * or the FastCGI request's; none when it is absent or 0) into r->body.  A length over BODY_MAX is refused before reading anything.
  */
 enum http_err http_read_body(struct http_req *r);
 
