@@ -9,6 +9,8 @@
 #
 # BUILD      where the binaries are (default: the repository)
 # VALGRIND=1 run every binary under valgrind (tests/setup.sh does the wrapping)
+# CONSENT_TEST_MODE=fcgi  the black-box tests reach the endpoints through
+#            FastCGI, one long-lived process each (tests/setup.sh)
 # TESTS      a space-separated subset, e.g. "t0100 test_ua"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,5 +65,9 @@ for t in "$top"/tests/t[0-9]*.sh; do
 	count "$name" $?
 done
 
-echo "${SANITIZED:+sanitized: }$pass passed, $fail failed, $skip skipped"
+# The summary's prefix names how the binaries ran: "sanitized: ",
+# "fcgi: ", "sanitized fcgi: ".
+mode=${SANITIZED:+sanitized}
+[ "${CONSENT_TEST_MODE:-cgi}" = fcgi ] && mode="${mode:+$mode }fcgi"
+echo "${mode:+$mode: }$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

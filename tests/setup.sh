@@ -18,16 +18,56 @@
 #   expect_error CODE MESSAGE    status and {"error": MESSAGE} body
 #   ok DESC / notok DESC / skip DESC / check COND... DESC
 #
+#   CGI_EXTRA=(VAR=value...)     variables the next requests get after the
+#                                helper's (they win, and may hold CR and LF)
+#   CGI_STDIN=FILE               the body is that file's bytes instead
+#
 # Binaries come from $BUILD (default: the repository).  VALGRIND=1 runs them
 # under valgrind; a sanitizer or valgrind report makes the process exit
 # non-zero, which is reported as a failure.
+#
+# CONSENT_TEST_MODE=fcgi sends every `cgi` request through FastCGI instead
+# ($BUILD/tests/fcgi-client): one long-lived process per endpoint, started
+# at its first request with only PATH, CONSENT_DB and the sanitizer options
+# in its environment (under valgrind when VALGRIND=1), every CGI variable
+# and setting sent as the request's params.  $T/status, headers, body and
+# out are as in CGI mode; $T/stderr holds what the process logged during
+# the request and the request's FCGI_STDERR.  A process that died is a
+# "not ok" unless the test ended it (fcgi_proc_kill); at the end of the file
+# each process gets SIGTERM and must exit 0 (a leak report under ASan or
+# valgrind makes it exit non-zero).  Helpers for tests about processes:
+#
+#   fcgi_mode                    true in FastCGI mode
+#   $CGI_BIN/ENDPOINT            what scripts run for one request: the CGI
+#                                program, or a stand-in sending it by FastCGI
+#   fcgi_proc_ready NAME...      (FastCGI mode) NAME's processes run, for
+#                                scripts that use $CGI_BIN
+#   fcgi_proc_pids NAME          the pids (one process started if need be)
+#   fcgi_proc_start NAME [N]     a fresh set of N processes on one socket;
+#                                NAME is ENDPOINT or ENDPOINT.SUFFIX
+#   fcgi_proc_kill NAME [SIGNAL] end them on purpose (default KILL), print
+#                                how they ended ("1x signal 9"); the next
+#                                request starts a new one
+#   fcgi_proc_stop [NAME...]     SIGTERM, "not ok" unless each exits 0 (all
+#                                running sets without an argument)
+#   FCGI_ENV=(VAR=value...)      added to the environment of processes
+#                                started from now on
+#   FCGI_PRE=(cmd...)            what processes started from now on run
+#                                behind (setpriv, prlimit); SIGXFSZ ignored
+#   FCGI_ERRPIPE=1               their stderr goes through a pipe (a file
+#                                size limit must not meet the log)
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP}
 SHARED=${SHARED:-$TOP/../shared}
 T=$(mktemp -d "${TMPDIR:-/tmp}/consent-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+# A test that sets its own EXIT trap calls _cleanup from it.
+_cleanup() {
+	fcgi_mode && _fcgi_stop
+	rm -rf "$T"
+}
+trap _cleanup EXIT
 export CONSENT_DB="$T/consent.db"
 ORIGIN=${ORIGIN-https://example.com}
 unset CONSENT_GEOIP_DB CONSENT_COUNTRY_HEADER CONSENT_MAU_CAP
@@ -93,10 +133,15 @@ $1"; shift ;;
 		[ -n "$_v" ] && set -- "$@" "$_v"
 	done
 	IFS=$_old_ifs
-	_wrap env -i "$@" "$BUILD/cgi-bin/$_endpoint" < "$T/request" > "$T/out" 2> "$T/stderr"
-	_rc=$?
-	if [ "$_rc" -ne 0 ]; then
-		notok "$_endpoint exited with status $_rc: $(tail -n 5 "$T/stderr" | tr '\n' ' ')"
+	set -- "$@" ${CGI_EXTRA[@]+"${CGI_EXTRA[@]}"}
+	if fcgi_mode; then
+		_fcgi_request "$_endpoint" "$@"
+	else
+		_wrap env -i "$@" "$BUILD/cgi-bin/$_endpoint" < "${CGI_STDIN:-$T/request}" > "$T/out" 2> "$T/stderr"
+		_rc=$?
+		if [ "$_rc" -ne 0 ]; then
+			notok "$_endpoint exited with status $_rc: $(tail -n 5 "$T/stderr" | tr '\n' ' ')"
+		fi
 	fi
 	# Split the CGI answer: headers up to the first empty line, then the body.
 	awk 'h==0 { sub(/\r$/, ""); if ($0 == "") { h=1; next } print > "/dev/stdout"; next }
@@ -111,6 +156,155 @@ $1"; shift ;;
 	fi
 	sed -n 's/^Status: \([0-9][0-9][0-9]\).*/\1/p' "$T/headers" > "$T/status"
 	return 0
+}
+
+# --- FastCGI mode ---------------------------------------------------------------
+# A process set is named for its endpoint (consent), or the endpoint and a
+# suffix (consent.2) for more than one.  $T/fcgi/NAME.sock is its socket,
+# NAME.err its processes' stderr, NAME.spawn what fcgi-client spawn prints:
+# the pids on one line, then "exit N" or "signal N" as each ends, and NAME
+# a link to fcgi-client that sends one request to NAME.sock (a stand-in
+# for cgi-bin/ENDPOINT in scripts: $CGI_BIN/consent).  Files, not shell
+# variables, so that a request made in a subshell starts processes the rest
+# of the file sees.
+CONSENT_TEST_MODE=${CONSENT_TEST_MODE:-cgi}
+CGI_EXTRA=()
+CGI_STDIN=
+FCGI_PRE=()
+FCGI_ENV=()
+FCGI_ERRPIPE=
+FCGI_CLIENT=$BUILD/tests/fcgi-client
+
+fcgi_mode() { [ "$CONSENT_TEST_MODE" = fcgi ]; }
+if fcgi_mode; then CGI_BIN=$T/fcgi; else CGI_BIN=$BUILD/cgi-bin; fi
+
+_fcgi_names() { # the sets started and not yet archived
+	local _f
+	for _f in "$T"/fcgi/*.spawn; do
+		[ -f "$_f" ] && basename "$_f" .spawn
+	done
+}
+
+_fcgi_running() { # NAME: every process of the set is alive
+	local _s=$T/fcgi/$1.spawn _pids _p
+	[ -f "$_s" ] && [ "$(wc -l < "$_s")" -eq 1 ] && read -r _pids < "$_s" || return 1
+	for _p in $_pids; do kill -0 "$_p" 2>/dev/null || return 1; done
+}
+
+_fcgi_ended() { # NAME [SECONDS]: wait until every process ended; print how
+	local _s=$T/fcgi/$1.spawn _i=0 _max=$((${2:-120} * 20)) _n
+	_n=$(($(head -n 1 "$_s" | wc -w) + 1))
+	while [ "$(wc -l < "$_s")" -lt "$_n" ] && [ "$_i" -lt "$_max" ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	sed -n '2,$p' "$_s" | sort | uniq -c | awk '{ $1 = $1 "x"; print }' | paste -sd, -
+}
+
+_fcgi_archive() { # NAME: the ended set is forgotten; its log stays
+	mv "$T/fcgi/$1.spawn" "$T/fcgi/$1.spawn.$(date +%s%N)"
+}
+
+_fcgi_start() { # NAME [N]
+	local _s=$T/fcgi/$1.spawn _i=0 _vg=() _env=(PATH="$PATH" CONSENT_DB="$CONSENT_DB")
+	mkdir -p "$T/fcgi"
+	ln -sf "$FCGI_CLIENT" "$T/fcgi/$1"
+	[ "${VALGRIND:-0}" = 1 ] && _vg=(valgrind -q --error-exitcode=99 --leak-check=full
+	    --errors-for-leak-kinds=definite,indirect)
+	[ -n "${ASAN_OPTIONS+x}" ] && _env+=(ASAN_OPTIONS="$ASAN_OPTIONS")
+	[ -n "${UBSAN_OPTIONS+x}" ] && _env+=(UBSAN_OPTIONS="$UBSAN_OPTIONS")
+	_env+=(${FCGI_ENV[@]+"${FCGI_ENV[@]}"})
+	: > "$_s"
+	(
+		trap '' XFSZ    # under prlimit --fsize a write fails with EFBIG instead
+		if [ -n "$FCGI_ERRPIPE" ]; then
+			exec 2> >(exec cat >> "$T/fcgi/$1.err")
+		else
+			exec 2>> "$T/fcgi/$1.err"
+		fi
+		env -i "${_env[@]}" "$FCGI_CLIENT" spawn -n "${2:-1}" "$T/fcgi/$1.sock" \
+		    ${FCGI_PRE[@]+"${FCGI_PRE[@]}"} ${_vg[@]+"${_vg[@]}"} "$BUILD/cgi-bin/${1%%.*}" > "$_s" &
+	)
+	while [ ! -s "$_s" ] && [ "$_i" -lt 500 ]; do
+		sleep 0.01
+		_i=$((_i + 1))
+	done
+	[ -s "$_s" ] || { notok "$1: fcgi-client spawn did not start a process"; return 1; }
+}
+
+# _fcgi_check NAME WHEN: a process that ended without the test ending it is
+# a failure, reported once.
+_fcgi_check() {
+	[ -f "$T/fcgi/$1.spawn" ] || return 0
+	_fcgi_running "$1" && return 0
+	notok "$1: a FastCGI process ended $2 ($(_fcgi_ended "$1" 5)): $(tail -n 5 "$T/fcgi/$1.err" | tr '\n' ' ' | cut -c1-400)"
+	_fcgi_kill "$1" > /dev/null
+}
+
+fcgi_proc_pids() { _fcgi_pids "$@"; }
+_fcgi_pids() { # NAME: the pids of the set (one process started if none runs)
+	_fcgi_check "$1" "before a request"
+	[ -f "$T/fcgi/$1.spawn" ] || _fcgi_start "$1" || return 1
+	head -n 1 "$T/fcgi/$1.spawn"
+}
+
+fcgi_proc_ready() { # NAME...: in FastCGI mode, the sets are running
+	local _n
+	fcgi_mode || return 0
+	for _n in "$@"; do _fcgi_pids "$_n" > /dev/null; done
+}
+
+fcgi_proc_start() { # NAME [N]: a fresh set of N processes (the old one stopped)
+	_fcgi_stop "$1"
+	_fcgi_start "$@"
+}
+
+fcgi_proc_kill() { _fcgi_kill "$@"; }
+_fcgi_kill() { # NAME [SIGNAL]
+	local _pids
+	[ -f "$T/fcgi/$1.spawn" ] || return 0
+	read -r _pids < "$T/fcgi/$1.spawn"
+	kill -"${2:-KILL}" $_pids 2>/dev/null
+	_fcgi_ended "$1"
+	_fcgi_archive "$1"
+}
+
+fcgi_proc_stop() { _fcgi_stop "$@"; }
+_fcgi_stop() { # [NAME...]: SIGTERM; each process must exit 0
+	local _n _pids _end
+	[ $# -gt 0 ] || set -- $(_fcgi_names)
+	for _n in "$@"; do
+		[ -f "$T/fcgi/$_n.spawn" ] || continue
+		_fcgi_check "$_n" "while idle"
+		[ -f "$T/fcgi/$_n.spawn" ] || continue
+		read -r _pids < "$T/fcgi/$_n.spawn"
+		kill -TERM $_pids 2>/dev/null
+		_end=$(_fcgi_ended "$_n")
+		if ! [[ $_end =~ ^[0-9]+x\ exit\ 0$ ]]; then
+			kill -KILL $_pids 2>/dev/null
+			notok "$_n: FastCGI processes ended with ${_end:-nothing within 120 s} on SIGTERM, want exit 0: $(tail -n 8 "$T/fcgi/$_n.err" | tr '\n' ' ' | cut -c1-600)"
+		fi
+		_fcgi_archive "$_n"
+	done
+	return 0
+}
+
+# _fcgi_request EP VAR=value...: the request the cgi helper built, as
+# FastCGI params, the body as its stdin.
+_fcgi_request() {
+	local _ep=$1 _off _rc
+	shift
+	_fcgi_pids "$_ep" > /dev/null || return 0
+	_off=$(stat -c %s "$T/fcgi/$_ep.err")
+	env -i "$@" "$FCGI_CLIENT" request "$T/fcgi/$_ep.sock" < "${CGI_STDIN:-$T/request}" > "$T/out" 2> "$T/fcgi/request.err"
+	_rc=$?
+	[ -n "$FCGI_ERRPIPE" ] && sleep 0.2    # let the pipe's cat catch up
+	tail -c +$((_off + 1)) "$T/fcgi/$_ep.err" > "$T/stderr"
+	cat "$T/fcgi/request.err" >> "$T/stderr"
+	if [ "$_rc" -ne 0 ]; then
+		notok "$_ep: the FastCGI request ended with status $_rc: $(tail -n 5 "$T/stderr" | tr '\n' ' ')"
+	fi
+	_fcgi_check "$_ep" "during a request"
 }
 
 header() { # value of header NAME in the last answer, or nothing

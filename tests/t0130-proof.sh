@@ -15,7 +15,8 @@ site other
 ctl config publish pr "$TOP/tests/fixtures/config-test.json" >/dev/null
 jq '.content.translations.de.banner.title = "Cookies hier, Version 2"' "$TOP/tests/fixtures/config-test.json" | ctl config publish pr - >/dev/null
 
-# One consent POST with every field, as a web server runs the endpoint.
+# One consent POST with every field, as a web server runs the endpoint
+# ($CGI_BIN: the CGI program, or FastCGI in that mode).
 post() { # ANON_ID [SITE]
 	body="{\"site_key\":\"${2:-pr}\",\"anon_id\":\"$1\",\"categories\":{\"necessary\":true,\"analytics\":true},\"event_type\":\"initial\",\"event_action\":\"partial\",\"config_version\":2,\"region\":\"gdpr\",\"consent_model\":\"opt_in\",\"regulation\":\"gdpr\",\"time_to_action_ms\":1234.5,\"interaction\":\"customize\",\"preferences_opened\":true,\"banner_load_time_ms\":87,\"banner_position\":\"bottom-full\",\"page_url\":\"https://example.com/p?x=$1\",\"sdk_version\":\"0.9.0\",\"language\":\"de-DE\",\"resolved_language\":\"de\"}"
 	printf '%s' "$body" | env -i REQUEST_METHOD=POST CONTENT_LENGTH=${#body} \
@@ -23,10 +24,12 @@ post() { # ANON_ID [SITE]
 	    HTTP_CF_IPCOUNTRY=DE HTTP_USER_AGENT="Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" \
 	    REMOTE_ADDR=127.0.0.1 CONSENT_DB="$CONSENT_DB" \
 	    ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} \
-	    "$BUILD/cgi-bin/consent" | sed -n '1s/^Status: \([0-9]*\).*/\1/p'
+	    "$CGI_BIN/consent" | sed -n '1s/^Status: \([0-9]*\).*/\1/p'
 }
 export -f post
-export BUILD CONSENT_DB
+export BUILD CONSENT_DB CGI_BIN
+# In FastCGI mode the writers are four processes on one socket.
+fcgi_mode && fcgi_proc_start consent 4
 
 # --- 16 concurrent writers ---------------------------------------------------------
 seq "$N" | xargs -P 16 -I{} bash -c 'post v-{}' > "$T/statuses"

@@ -188,13 +188,15 @@ check test "$(grep paid3 "$T/cap" | cut -d' ' -f3 | tr '\n' ' ')" = "false false
 check test "$(ctl site show cap3 --json | jq .mau)" = 4 "site show counts this month's distinct visitors"
 
 # --- concurrency: 200 parallel POSTs all stored -------------------------------
+# (In FastCGI mode: four processes on one socket.)
 ctl site add conc --name Conc --domain example.com --tier paid >/dev/null
+fcgi_mode && fcgi_proc_start consent 4
 for i in $(seq 200); do
 	(
 		b="{\"site_key\":\"conc\",\"anon_id\":\"p$i\",\"categories\":{\"analytics\":true},\"event_type\":\"initial\"}"
 		printf '%s' "$b" | env -i REQUEST_METHOD=POST CONTENT_LENGTH=${#b} HTTP_ORIGIN=https://example.com \
 		    CONSENT_DB="$CONSENT_DB" ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
-		    "$BUILD/cgi-bin/consent" 2>>"$T/conc.err" | head -n 1 > "$T/conc.$i"
+		    "$CGI_BIN/consent" 2>>"$T/conc.err" | head -n 1 > "$T/conc.$i"
 	) &
 done
 wait

@@ -47,13 +47,14 @@ while [ ! -e "$T/purged" ] || [ $i -lt 5 ]; do
 	st=$(printf '%s' "$body" | env -i REQUEST_METHOD=POST CONTENT_LENGTH=${#body} \
 	    CONTENT_TYPE=application/json HTTP_ORIGIN=https://example.com REMOTE_ADDR=127.0.0.1 \
 	    CONSENT_DB="$CONSENT_DB" ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
-	    ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} "$BUILD/cgi-bin/consent" 2>>"$T/cgi-err" |
+	    ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} "$CGI_BIN/consent" 2>>"$T/cgi-err" |
 	    sed -n '1s/^Status: \([0-9]*\).*/\1/p')
 	e=$(date +%s%N)
 	echo "${st:-none} $(((e - s) / 1000000))" >> "$T/lat.$w"
 done
 EOF
-export T CONSENT_DB BUILD
+export T CONSENT_DB BUILD CGI_BIN
+fcgi_mode && fcgi_proc_start consent 4    # FastCGI: one process per worker
 for w in 1 2 3 4; do bash "$T/worker.sh" $w & done
 sleep 1
 t3=$(date +%s%N)
@@ -69,6 +70,7 @@ max=$(sort -k2 -n "$T/lat" | tail -n 1 | cut -d' ' -f2)
 med=$(sort -k2 -n "$T/lat" | sed -n "$(((n + 1) / 2))p" | cut -d' ' -f2)
 check test "$(grep -vc '^201 ' "$T/lat")" = 0 "$n consent requests during the purge: all answered 201"
 check test "$max" -lt 1000 "no request took a second or more (median $med ms, max $max ms)"
+fcgi_mode && cat "$T/fcgi/consent.err" >> "$T/cgi-err"    # the processes' own stderr
 check test ! -s "$T/cgi-err" "no request wrote to stderr"
 check test "$(db "SELECT count(*) FROM consent_log WHERE created_at < '$(date -u -d '-365 days' +%Y-%m-%d)'")" = 0 "every entry older than the retention is gone"
 check test "$(db 'SELECT count(*) FROM consent_log')" = "$n" "the entries sent during the purge are all there"

@@ -27,6 +27,9 @@ visitor() {
 # One request as a web server makes it; appends "KIND I EXIT STATUS" to the
 # results (short appends are atomic).  Under VALGRIND=1 every 25th request
 # runs under valgrind: the whole load under valgrind would take many minutes.
+# In FastCGI mode $CGI_BIN/KIND sends it to KIND's processes, several on
+# one socket (valgrind, if asked, wraps them all), and EXIT is the
+# request's FastCGI status.
 cat > "$T/job.sh" <<'EOF'
 kind=$1 i=$2
 case $kind in
@@ -44,7 +47,7 @@ scripts)
 	body="{\"site_key\":\"conc\",\"page_url\":\"https://example.com/s/$i\",\"timestamp\":1763800000000,\"scripts\":[{\"domain\":\"www.google-analytics.com\",\"blocked\":false},{\"domain\":\"cdn$((i % 5)).example.net\",\"src\":\"https://cdn$((i % 5)).example.net/$i.js\",\"blocked\":true}]}" ;;
 esac
 vg=
-if [ "${VALGRIND:-0}" = 1 ] && [ $((i % 25)) = 0 ]; then
+if [ "${VALGRIND:-0}" = 1 ] && [ $((i % 25)) = 0 ] && [ "$CONSENT_TEST_MODE" != fcgi ]; then
 	vg="$(command -v valgrind) -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
 fi
 printf '%s' "$body" | env -i REQUEST_METHOD=$method QUERY_STRING="$query" \
@@ -52,7 +55,7 @@ printf '%s' "$body" | env -i REQUEST_METHOD=$method QUERY_STRING="$query" \
     HTTP_ORIGIN=https://example.com HTTP_USER_AGENT="Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" \
     REMOTE_ADDR=127.0.0.1 CONSENT_DB="$CONSENT_DB" \
     ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} \
-    $vg "$BUILD/cgi-bin/$kind" > "$T/out/$kind.$i" 2> "$T/err/$kind.$i"
+    $vg "$CGI_BIN/$kind" > "$T/out/$kind.$i" 2> "$T/err/$kind.$i"
 rc=$?
 echo "$kind $i $rc $(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$T/out/$kind.$i")" >> "$T/results"
 EOF
@@ -67,9 +70,14 @@ for i in $(seq "$N"); do
 done > "$T/queue"
 jobs=$(wc -l < "$T/queue" | tr -d ' ')
 
+if fcgi_mode; then
+	fcgi_proc_start consent 4
+	fcgi_proc_start config 2
+	fcgi_proc_start scripts 2
+fi
 start=$(date +%s)
 T=$T PAIRS=$PAIRS BUILD=$BUILD CONSENT_DB=$CONSENT_DB VALGRIND=${VALGRIND:-0} \
-    xargs -P "$P" -n 2 sh "$T/job.sh" < "$T/queue"
+    CGI_BIN=$CGI_BIN CONSENT_TEST_MODE=$CONSENT_TEST_MODE xargs -P "$P" -n 2 sh "$T/job.sh" < "$T/queue"
 secs=$(($(date +%s) - start))
 
 # --- every request answered ---------------------------------------------------
@@ -81,7 +89,7 @@ if [ "$c201" = "$N" ]; then ok "all $N consent POSTs answered 201"; else
 fi
 check test "$(awk '$1 == "config" && $4 == 200' "$T/results" | wc -l | tr -d ' ')" = $((N / 5)) "all $((N / 5)) interleaved config GETs answered 200"
 check test "$(awk '$1 == "scripts" && $4 == 200' "$T/results" | wc -l | tr -d ' ')" = "$REPORTS" "all $REPORTS interleaved scripts reports answered 200"
-errs=$(cat "$T"/err/* | sort | uniq -c | head -n 3 | tr '\n' ' ')
+errs=$(cat "$T"/err/* $(fcgi_mode && echo "$T"/fcgi/*.err) | sort | uniq -c | head -n 3 | tr '\n' ' ')
 check test -z "$errs" "nothing logged on stderr${errs:+: $errs}"
 check test "$(grep -l '"disabled"' "$T"/out/config.* 2>/dev/null | wc -l | tr -d ' ')" = 0 "config bodies are resolved configs"
 
@@ -117,4 +125,4 @@ check test "$done_syncs" = "$SYNCS" "the $SYNCS syncs closed by concurrent repor
 
 check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA integrity_check')" = ok "PRAGMA integrity_check is ok"
 check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA foreign_key_check' | wc -l | tr -d ' ')" = 0 "PRAGMA foreign_key_check finds nothing"
-ok "figure: $jobs requests ($N consent, $((N / 5)) config, $REPORTS scripts) from $P workers in ${secs}s"
+ok "figure: $jobs requests ($N consent, $((N / 5)) config, $REPORTS scripts) from $P workers in ${secs}s ($CONSENT_TEST_MODE)"

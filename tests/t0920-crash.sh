@@ -11,6 +11,15 @@
 # each CRASH_ROUNDS fresh processes, and kills two thirds of them after a
 # random delay.  The writers run natively even under VALGRIND=1: a killed
 # process leaves valgrind nothing to report.
+#
+# In FastCGI mode (CONSENT_TEST_MODE=fcgi) the writers are FastCGI processes:
+# part 1 starts one under strace for each point, sends it the request, then
+# SIGTERM (so that a point in the shutdown's checkpoint is reached too);
+# part 2 gives each loop a long-lived process, sends it bursts of three
+# requests and kills the process at random points of two thirds of the
+# bursts (a kill lands between requests more often than inside one: at
+# least one must land inside); the next burst is served by a new process.  A request refused
+# because its process was already dead is neither killed nor answered.
 . "$(dirname "$0")/setup.sh"
 
 WRITERS=${CRASH_WRITERS:-4}
@@ -43,6 +52,34 @@ writer() {
 	pid=$!
 }
 
+# fwriter ID [PREFIX...]: FastCGI mode's writer for part 1: a new process
+# behind PREFIX, the request, then SIGTERM; waits; sets $rc to 137 when the
+# process died of SIGKILL, else the request's status.
+fwriter() {
+	local id=$1 end
+	shift
+	body "$id" > "$T/req.$id"
+	FCGI_PRE=("$@")
+	fcgi_proc_start consent.w
+	FCGI_PRE=()
+	env -i REQUEST_METHOD=POST CONTENT_LENGTH="$(wc -c < "$T/req.$id" | tr -d ' ')" \
+	    CONTENT_TYPE=application/json HTTP_ORIGIN=https://example.com \
+	    HTTP_USER_AGENT="$UA" HTTP_CF_IPCOUNTRY=DE REMOTE_ADDR=127.0.0.1 \
+	    CONSENT_DB="$CONSENT_DB" "$CGI_BIN/consent.w" < "$T/req.$id" > "$T/out.$id" 2> "$T/err.$id"
+	rc=$?
+	# strace ignores SIGTERM: it goes to the endpoint, strace's child (if
+	# the injected SIGKILL has not ended it).
+	read -r pid < "$T/fcgi/consent.w.spawn"
+	pid=$(ps -o pid= --ppid "$pid" 2>/dev/null)
+	[ -n "$pid" ] && kill -TERM $pid 2>/dev/null
+	end=$(fcgi_proc_kill consent.w 0)
+	case $end in
+	"1x signal 9") rc=137 ;;
+	"1x exit 0") ;;
+	*) [ "$rc" = 0 ] && rc="process: $end" ;;
+	esac
+}
+
 # settle ID RC: file the outcome of a finished writer.
 settle() {
 	if grep -qs '^Status: 201' "$T/out.$1"; then
@@ -57,18 +94,27 @@ settle() {
 
 # --- part 1: a kill at each write system call of one request ------------------
 if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
-	writer probe strace -qq -f -o "$T/trace" -e trace=pwrite64,fdatasync,ftruncate,unlink,write
-	wait "$pid"
-	settle probe $?
+	if fcgi_mode; then
+		fwriter probe strace -qq -f -o "$T/trace" -e trace=pwrite64,fdatasync,ftruncate,unlink,write
+		settle probe "$rc"
+	else
+		writer probe strace -qq -f -o "$T/trace" -e trace=pwrite64,fdatasync,ftruncate,unlink,write
+		wait "$pid"
+		settle probe $?
+	fi
 	fixed=0 planned=0
 	for sc in pwrite64 fdatasync ftruncate unlink write; do
 		n=$(grep -c "^[0-9]* *$sc(" "$T/trace")
 		[ "$sc" = write ] && n=1              # the reply; later writes are not ours
 		planned=$((planned + n))
 		for w in $(seq "$n"); do
-			writer "s-$sc-$w" strace -qq -f -o /dev/null -e trace="$sc" -e inject="$sc:signal=KILL:when=$w"
-			{ wait "$pid"; } 2>/dev/null
-			rc=$?
+			if fcgi_mode; then
+				fwriter "s-$sc-$w" strace -qq -f -o /dev/null -e trace="$sc" -e inject="$sc:signal=KILL:when=$w"
+			else
+				writer "s-$sc-$w" strace -qq -f -o /dev/null -e trace="$sc" -e inject="$sc:signal=KILL:when=$w"
+				{ wait "$pid"; } 2>/dev/null
+				rc=$?
+			fi
 			settle "s-$sc-$w" "$rc"
 			[ "$rc" = 137 ] && fixed=$((fixed + 1))
 		done
@@ -82,14 +128,30 @@ else
 fi
 
 # --- part 2: writer loops killed at random points ---------------------------------
+# frequest NAME ID: FastCGI mode: one request to the set NAME (started if
+# none runs); the request's status.
+frequest() {
+	body "$2" > "$T/req.$2"
+	env -i REQUEST_METHOD=POST CONTENT_LENGTH="$(wc -c < "$T/req.$2" | tr -d ' ')" \
+	    CONTENT_TYPE=application/json HTTP_ORIGIN=https://example.com \
+	    HTTP_USER_AGENT="$UA" HTTP_CF_IPCOUNTRY=DE REMOTE_ADDR=127.0.0.1 \
+	    CONSENT_DB="$CONSENT_DB" "$CGI_BIN/$1" < "$T/req.$2" > "$T/out.$2" 2> "$T/err.$2"
+}
+
 # The shortest of five requests bounds the delays, so that nearly every kill
 # lands while the process runs, however busy the machine.
 maxdelay=999
 for i in 1 2 3 4 5; do
 	t0=$(date +%s%N)
-	writer "t-$i"
-	wait "$pid"
-	settle "t-$i" $?
+	if fcgi_mode; then
+		fcgi_proc_ready consent.t
+		frequest consent.t "t-$i"
+		settle "t-$i" $?
+	else
+		writer "t-$i"
+		wait "$pid"
+		settle "t-$i" $?
+	fi
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	[ "$ms" -lt "$maxdelay" ] && maxdelay=$ms
 done
@@ -111,10 +173,39 @@ loop() { # W: ROUNDS fresh writers, two thirds killed after 0..maxdelay ms
 		settle "$id" "$rc"
 	done
 }
-for w in $(seq "$WRITERS"); do loop "$w" & done
-wait
-random=$(grep -c '^r' "$T/killed")
-check test "$random" -ge $((WRITERS * ROUNDS / 3)) "part 2: $random of $((WRITERS * ROUNDS)) writers killed at random points (up to ${maxdelay} ms)"
+floop() { # W: ROUNDS bursts of three requests to one process, two thirds killed
+	local i j id ms pids end
+	for i in $(seq "$ROUNDS"); do
+		pids=$(fcgi_proc_pids "consent.r$1")
+		( for j in 1 2 3; do frequest "consent.r$1" "r$1-$i-$j"; echo $? > "$T/rc.r$1-$i-$j"; done ) &
+		end=
+		if [ $((RANDOM % 3)) -ne 0 ]; then
+			ms=$((RANDOM % (3 * maxdelay)))
+			sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+			end=$(fcgi_proc_kill "consent.r$1")    # SIGKILL, waited for
+		fi
+		wait $!
+		for j in 1 2 3; do
+			id="r$1-$i-$j"
+			if grep -qs '^Status: 201' "$T/out.$id"; then settle "$id" 0
+			elif grep -qs 'Connection refused' "$T/err.$id" && [ -n "$end" ]; then rm -f "$T/req.$id"
+			elif [ "$end" = "1x signal 9" ]; then settle "$id" 137
+			else settle "$id" "$(cat "$T/rc.$id") (process: ${end:-running})"
+			fi
+		done
+	done
+}
+if fcgi_mode; then
+	for w in $(seq "$WRITERS"); do floop "$w" & done
+	wait
+	random=$(grep -c '^r' "$T/killed")
+	check test "$random" -ge 1 "part 2: $random of $((3 * WRITERS * ROUNDS)) requests in flight when their FastCGI process was killed at a random point (up to $((3 * maxdelay)) ms into a burst of three)"
+else
+	for w in $(seq "$WRITERS"); do loop "$w" & done
+	wait
+	random=$(grep -c '^r' "$T/killed")
+	check test "$random" -ge $((WRITERS * ROUNDS / 3)) "part 2: $random of $((WRITERS * ROUNDS)) writers killed at random points (up to ${maxdelay} ms)"
+fi
 
 # --- what the kills left ----------------------------------------------------------
 check test ! -s "$T/bad" "every writer not killed answered 201 and exited 0$( [ -s "$T/bad" ] && echo ": $(head -n 3 "$T/bad" | tr '\n' ' ')")"

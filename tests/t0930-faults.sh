@@ -33,6 +33,26 @@ _wrap() {
 		orig_wrap "$@"
 	fi
 }
+# fault: after FSIZE or PRE changed.  In FastCGI mode the endpoints'
+# processes are started again under the fault (prlimit for the file size,
+# their stderr through a pipe so that the log does not meet the limit).
+fault() {
+	local ep
+	fcgi_mode || return 0
+	FCGI_PRE=(${PRE[@]+"${PRE[@]}"})
+	[ -n "$FSIZE" ] && FCGI_PRE+=(prlimit --fsize=$((FSIZE * 1024)))
+	FCGI_ERRPIPE=${FSIZE:+1}
+	for ep in config consent scripts; do fcgi_proc_start "$ep"; done
+}
+# release: in FastCGI mode the processes close the database before it is
+# copied or its mount goes away (the next request starts new ones), and its
+# WAL is checkpointed: the endpoints do not checkpoint when they close, and
+# in CGI mode consentctl, the last connection to close, has done it.
+release() {
+	fcgi_mode || return 0
+	fcgi_proc_stop config consent scripts
+	sqlite3 "$CONSENT_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null 2>&1 || :    # (not on a read-only mount)
+}
 _limited() {
 	( trap '' XFSZ; ulimit -f "$FSIZE" || exit 98
 	  export VALGRIND_OPTS=--vgdb=no    # valgrind's own shared-memory file
@@ -89,7 +109,7 @@ works_again() { # DESC: writes succeed, the earlier rows are intact, the file is
 	expect_status 200 "$1: scripts writes again"
 	check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA integrity_check')" = ok "$1: integrity_check ok"
 	ctl consent export s1 > "$T/export"
-	check test "$(wc -l < "$T/export" | tr -d ' ')" = "$rows" "$1: $rows entries, none lost or added"
+	check test "$(wc -l < "$T/export" | tr -d ' ')" = "$rows" "$1: $rows entries, none lost or added (export: $(wc -l < "$T/export" | tr -d ' '))"
 	check cmp -s "$T/baseline" <(head -n "$(wc -l < "$T/baseline")" "$T/export") "$1: the earlier entries are intact"
 }
 
@@ -108,16 +128,18 @@ mounts_ok=0
 if [ "$as_root" = 1 ] && mkdir "$T/probe" && mount -t tmpfs -o size=64k tmpfs "$T/probe" 2>/dev/null; then
 	umount "$T/probe" && mounts_ok=1
 fi
-trap 'for m in "$T/tfs" "$T/db"; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done; rm -rf "$T"' EXIT
+trap 'for m in "$T/tfs" "$T/db"; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done; _cleanup' EXIT
 
 # --- full disk: ulimit -f ----------------------------------------------------------
 if (ulimit -f 0) 2>/dev/null; then
 	FSIZE=0   # no file may grow: not even the -shm SQLite needs to read
+	fault
 	expect_500 consent "no file may grow"
 	expect_500 scripts "no file may grow"
 	expect_200_or_500 config "no file may grow"
 	expect_ctl_fails "no file may grow" site add s9 --name S9
 	FSIZE=
+	fault
 	works_again "after no file could grow"
 
 	# 32 KiB: the -shm fits, a 100-entry report's WAL frames do not, so the
@@ -125,10 +147,12 @@ if (ulimit -f 0) 2>/dev/null; then
 	big=$(for i in $(seq 100); do printf '%s{"domain":"tracker%03d.example-cdn.net","src":"https://tracker%03d.example-cdn.net/%s.js","blocked":true}' "${i#1}" "$i" "$i" "$(printf 'x%.0s' $(seq 440))"; done | sed 's/^[0-9]*{/{/; s/}[0-9]\{1,2\}{/},{/g')
 	bigreport="{\"site_key\":\"s1\",\"page_url\":\"https://example.com/big\",\"timestamp\":1763800000000,\"scripts\":[$big]}"
 	FSIZE=32
+	fault
 	cgi POST scripts "" "$bigreport"
 	expect_error 500 "Internal server error" "32 KiB file size limit: a report too big for it answers 500"
 	if one_line scripts; then ok "32 KiB file size limit: one line ($(cut -c1-70 "$T/stderr"))"; else notok "32 KiB limit: one line: $(head -c 300 "$T/stderr")"; fi
 	FSIZE=
+	fault
 	check test "$(ctl scripts list s1 --json | jq '[.[] | select(.domain | startswith("tracker"))] | length')" = 0 "32 KiB file size limit: no entry of the failed report stored"
 	cgi POST scripts "" "$bigreport"
 	expect_status 200 "32 KiB file size limit lifted: the same report stored"
@@ -143,6 +167,7 @@ if [ "$mounts_ok" = 1 ]; then
 	saved=$CONSENT_DB saved_rows=$rows
 	mkdir "$T/tfs"
 	mount -t tmpfs -o size=1m,mode=0755 tmpfs "$T/tfs"
+	release
 	cp "$CONSENT_DB" "$T/tfs/consent.db"
 	CONSENT_DB=$T/tfs/consent.db
 	dd if=/dev/zero of="$T/tfs/reserve" bs=4k count=9 2>/dev/null
@@ -160,6 +185,7 @@ if [ "$mounts_ok" = 1 ]; then
 	rm "$T/tfs/fill"
 	works_again "tmpfs after space is freed"
 	CONSENT_DB=$saved
+	release
 	umount "$T/tfs"
 	rows=$saved_rows    # the copy's new rows went with the tmpfs
 else
@@ -173,6 +199,7 @@ ro_ok=1
 if [ "$as_root" = 1 ]; then
 	if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 		PRE=(setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups)
+		fault
 		chmod o+x "$T"
 		chown -R nobody "$T/db"
 	else
@@ -199,7 +226,7 @@ if [ "$ro_ok" = 1 ]; then
 
 	# Only the file read-only, the folder writable.
 	before=$(snap)
-	chmod 0444 "$CONSENT_DB"
+	chmod 0444 "$CONSENT_DB"    # (FastCGI: the running processes must notice)
 	expect_500 consent "read-only file"
 	expect_500 scripts "read-only file"
 	expect_200_or_500 config "read-only file"
@@ -207,6 +234,7 @@ if [ "$ro_ok" = 1 ]; then
 	check test "$(snap)" = "$before" "read-only file: no file created, the -wal and -shm keep their modes"
 	works_again "read-only file, mode restored"
 	PRE=()
+	fault
 else
 	skip "read-only database: running as root without setpriv or a nobody user"
 fi
@@ -218,6 +246,7 @@ if [ "$mounts_ok" = 1 ] && mount --bind "$T/db" "$T/db" 2>/dev/null; then
 		expect_500 scripts "read-only mount"
 		expect_200_or_500 config "read-only mount"
 		expect_ctl_fails "read-only mount" site add s9 --name S9
+		release
 		umount "$T/db"
 		works_again "read-only mount, unmounted"
 	else

@@ -13,21 +13,8 @@
 ctl site add s1 --name S1 --domain example.com --tier paid >/dev/null
 sync=$(ctl sync start s1)
 
-# EXTRA=(VAR=value...): CGI variables added after the helper's, so that they
-# win and may hold CR and LF.  RAW=FILE: the body is that file's bytes (NUL
-# included) instead of the helper's.
-eval "orig_wrap() $(declare -f _wrap | sed 1d)"
-EXTRA=()
-RAW=
-_wrap() {
-	if [ "$1" = env ] && [ ${#EXTRA[@]} -gt 0 ]; then
-		local n=$#
-		local last=${!n}
-		set -- "${@:1:n-1}" "${EXTRA[@]}" "$last"
-	fi
-	if [ -n "$RAW" ]; then orig_wrap "$@" < "$RAW"; else orig_wrap "$@"; fi
-}
-
+# CGI_EXTRA=(VAR=value...) and CGI_STDIN=FILE (setup.sh): variables that
+# win over the helper's and may hold CR and LF, a body of any bytes.
 inputs=0 failed=0
 show() { printf '%q' "$1" | head -c "${2:-24}"; }   # a value on one line, shortened
 ALLOWED='^(Status|Content-Type|Cache-Control|Access-Control-Allow-Origin|Vary|Access-Control-Allow-Methods|Access-Control-Allow-Headers|Access-Control-Max-Age|X-Content-Type-Options|Content-Length|Allow)$'
@@ -71,10 +58,10 @@ try() {
 
 # raw STATUSES DESC FILE ENDPOINT: POST the file's bytes.
 raw() {
-	RAW=$3
-	EXTRA=(CONTENT_LENGTH="$(wc -c < "$3" | tr -d ' ')")
+	CGI_STDIN=$3
+	CGI_EXTRA=(CONTENT_LENGTH="$(wc -c < "$3" | tr -d ' ')")
 	try "$1" "$2" POST "$4" "" ""
-	RAW= EXTRA=()
+	CGI_STDIN= CGI_EXTRA=()
 }
 
 # Bodies that pass every check, to vary one member at a time.
