@@ -112,6 +112,16 @@ sync_normal(void)
 	return 0;
 }
 
+/* A long-lived (FastCGI) process's page cache: DB_PERSISTENT_CACHE_KIB. */
+static int
+set_cache_size(sqlite3 *db)
+{
+	char sql[48];
+
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size=-%d", DB_PERSISTENT_CACHE_KIB);
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
 /*
  * One way in (Fossil db.c): explicit open flags, no shared cache, no URI
  * filenames, and the connection hardened before the first statement runs.
@@ -161,6 +171,11 @@ db_open(const char *path, int flags, sqlite3 **out)
 	 * WAL_CHECKPOINT_FRAMES frames in it.  Commits stay synchronous=FULL
 	 * (a 201 means the entry is on disk) unless CONSENT_SYNC says normal. */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	if (io_persistent() && set_cache_size(db) != 0) {
+		db_log(db, path);
+		sqlite3_close(db);
+		return -1;
+	}
 	if (writer &&
 	    (sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK ||
 	     (sync_normal() &&

@@ -75,6 +75,13 @@
  * commit) and 256 slower. */
 #define WAL_CHECKPOINT_FRAMES 64
 
+/* SQLite's page cache of a FastCGI process's connection, in KiB (db.c): a
+ * request reads a few dozen pages, and SQLite's default (2 MiB) would let
+ * a long-lived process grow by up to that much over its life, read back
+ * from the kernel's page cache all the same.  A CGI process, which reads
+ * those few pages once, keeps the default. */
+#define DB_PERSISTENT_CACHE_KIB 512
+
 /* Requests a FastCGI process serves before it exits 0 and its process
  * manager starts a new one (CONSENT_FCGI_MAX_REQUESTS): whatever a library
  * keeps or fragments per request is bounded by it.  10,000 requests cost
