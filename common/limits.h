@@ -82,6 +82,11 @@
  * those few pages once, keeps the default. */
 #define DB_PERSISTENT_CACHE_KIB 512
 
+/* Bytes a FastCGI process's restarted WAL is truncated back to (db.c,
+ * PRAGMA journal_size_limit): twice WAL_CHECKPOINT_FRAMES pages, room for
+ * the WAL it reuses, so only a transaction far larger (a purge) shrinks it. */
+#define DB_PERSISTENT_WAL_LIMIT (2 * WAL_CHECKPOINT_FRAMES * 4096)
+
 /* Requests a FastCGI process serves before it exits 0 and its process
  * manager starts a new one (CONSENT_FCGI_MAX_REQUESTS): whatever a library
  * keeps or fragments per request is bounded by it.  10,000 requests cost
