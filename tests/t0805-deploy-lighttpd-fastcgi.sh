@@ -57,15 +57,10 @@ for attempt in 1 2 3; do
 		notok "lighttpd -tt rejects the shipped config: $(head -n 3 "$L/configtest.log" | tr '\n' ' ')"
 		exit 1
 	fi
-	lighttpd -D -f "$L/lighttpd.conf" > "$L/stderr.log" 2>&1 &
-	pid=$!
-	serve_pid "$pid"
-	if wait_http "http://127.0.0.1:$limited/index.html" && kill -0 "$pid" 2>/dev/null; then
+	if start_server "$L/stderr.log" "http://127.0.0.1:$limited/index.html" lighttpd -D -f "$L/lighttpd.conf"; then
 		started=1
 		break
 	fi
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
 done
 if [ -z "$started" ]; then
 	notok "lighttpd did not start: $(tail -n 3 "$L/error.log" "$L/stderr.log" 2>/dev/null | tr '\n' ' ')"

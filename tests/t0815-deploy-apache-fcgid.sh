@@ -155,15 +155,10 @@ for attempt in 1 2 3; do
 		notok "apache2 -t rejects the shipped config: $(head -n 3 "$A/configtest.log" | tr '\n' ' ')"
 		exit 1
 	fi
-	apache2 -X -d "$A" -f "$A/httpd.conf" > "$A/stderr.log" 2>&1 &
-	pid=$!
-	serve_pid "$pid"
-	if wait_http "http://127.0.0.1:$shared/index.html" && kill -0 "$pid" 2>/dev/null; then
+	if start_server "$A/stderr.log" "http://127.0.0.1:$shared/index.html" apache2 -X -d "$A" -f "$A/httpd.conf"; then
 		started=1
 		break
 	fi
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
 done
 if [ -z "$started" ]; then
 	notok "apache2 did not start: $(tail -n 3 "$A/error.log" "$A/stderr.log" 2>/dev/null | tr '\n' ' ')"

@@ -58,6 +58,23 @@ trap 'exit 1' INT TERM HUP
 
 serve_pid() { _servers="$_servers $1"; }
 
+# start_server LOG URL CMD...: CMD (a server in the foreground) in the
+# background, its output in LOG, until URL answers: 0, or 1 with it
+# stopped (it died or never answered; the caller may try other ports).
+start_server() {
+	local _log=$1 _url=$2 _pid
+	shift 2
+	"$@" > "$_log" 2>&1 &
+	_pid=$!
+	serve_pid "$_pid"
+	if wait_http "$_url" && kill -0 "$_pid" 2>/dev/null; then
+		return 0
+	fi
+	kill "$_pid" 2>/dev/null
+	wait "$_pid" 2>/dev/null
+	return 1
+}
+
 deploy_init() {
 	chmod 755 "$T"
 	mkdir -p "$T/www/data" "$T/cgi-bin" "$T/sdk"
