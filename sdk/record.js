@@ -30,7 +30,12 @@ async function send(url, data) {
         headers: { 'Content-Type': 'text/plain' },
       });
       if (res.status < 500) return res.ok;
-    } catch { /* network error: retried once */ }
+    } catch {
+      // A keepalive request outlives its page: failing once the page is
+      // hiding means the page went away, not the request, which may well
+      // have been stored already.  Only a network error retries.
+      if (unloading) return false;
+    }
   }
   return false;
 }

@@ -117,6 +117,30 @@ test('a failing consent request (5xx) is retried once, a 4xx never', async () =>
 	}
 });
 
+test('a decision stored but not yet answered when the page unloads is not sent again', async () => {
+	// The keepalive request outlives the page; the page sees it fail as it
+	// goes, which is not a network error to retry.
+	const slow = await h.startServer({ holdConsent: true });
+	try {
+		slow.publish(h.modelConfig('opt_in'));
+		const page = await h.newPage(browser);
+		await h.visit(page, slow.page());
+		await h.banner(page).waitFor({ state: 'visible' });
+		await h.visitorEntries(slow, page, 1);
+		slow.holdConsent(2000);
+		await h.button(page, 'Accept all').click();
+		const stored = await h.visitorEntries(slow, page, 2);
+		assert.equal(stored.length, 2, 'the decision is stored while its answer is held');
+		slow.holdConsent(0);
+		await h.visit(page, slow.page());
+		await h.sleep(3000);
+		const e = await h.visitorEntries(slow, page, 0);
+		assert.deepEqual(e.map((x) => `${x.event_type}/${x.interaction}`), ['impression/undefined', 'initial/accept_all'],
+			'one entry per decision');
+		await page.context().close();
+	} finally { await slow.stop(); }
+});
+
 test('server logs: no sanitizer report, no CGI error', async () => {
 	assert.doesNotMatch(srv.logs(), /Sanitizer|runtime error:/);
 });

@@ -19,7 +19,7 @@
 // downloaded browser), a fresh profile per call.
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, cpSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, cpSync, existsSync, symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
@@ -76,7 +76,11 @@ export function modelConfig(model, categoryModels) {
 	return doc;
 }
 
-export async function startServer() {
+// holdConsent: serve /functions/v1/consent through a wrapper that, while
+// srv.holdConsent(MS) is in force, holds each answer MS milliseconds AFTER
+// the program stored the entry: a page that unloads in that time has its
+// decision stored but not answered.
+export async function startServer({ holdConsent = false } = {}) {
 	const lighttpd = which('lighttpd');
 	if (!lighttpd) throw new Error('lighttpd is not installed');
 	const dir = mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'consent-browser-'));
@@ -100,6 +104,19 @@ export async function startServer() {
 	ctl('init');
 	ctl('site', 'add', 't1', '--name', 'Test site', '--domain', 'site.test', '--tier', 'paid');
 
+	let cgibin = path.join(BUILD, 'cgi-bin');
+	const holdFile = path.join(dir, 'hold-consent-ms');
+	if (holdConsent) {
+		cgibin = path.join(dir, 'cgi-bin');
+		mkdirSync(cgibin);
+		for (const c of ['config', 'scripts']) symlinkSync(path.join(BUILD, 'cgi-bin', c), path.join(cgibin, c));
+		writeFileSync(path.join(cgibin, 'consent'), `#!/bin/sh
+out=$(mktemp "${dir}/answer.XXXXXX") || exit 1
+"${BUILD}/cgi-bin/consent" >"$out"
+ms=$(cat "${holdFile}" 2>/dev/null) && sleep "$(echo "$ms" | awk '{ print $1 / 1000 }')"
+cat "$out"; rm -f "$out"
+`, { mode: 0o755 });
+	}
 	const cgiEnv = { CONSENT_DB: db, CONSENT_COUNTRY_HEADER: 'none' };
 	for (const v of ['ASAN_OPTIONS', 'UBSAN_OPTIONS']) if (process.env[v]) cgiEnv[v] = process.env[v];
 	let proc, port;
@@ -114,7 +131,7 @@ server.errorlog = "${dir}/error.log"
 server.breakagelog = "${dir}/cgi-stderr.log"
 mimetype.assign = ( ".html" => "text/html; charset=utf-8", ".json" => "application/json", ".js" => "text/javascript", ".css" => "text/css" )
 var.consent_dir = "${dir}/lighttpd"
-var.consent_cgibin = "${BUILD}/cgi-bin"
+var.consent_cgibin = "${cgibin}"
 var.consent_sdk = "${dir}/sdk"
 var.consent_env = ( ${Object.entries(cgiEnv).map(([k, v]) => `"${k}" => "${v}"`).join(', ')} )
 include var.consent_dir + "/consent.conf"
@@ -197,6 +214,12 @@ ${body}
 </body></html>
 `);
 			return `${srv.site}/${folder}/${name}`;
+		},
+		// With startServer({ holdConsent: true }): hold every consent answer
+		// MS ms after the entry is stored; 0 answers at once again.
+		holdConsent(ms) {
+			if (!holdConsent) throw new Error('startServer({ holdConsent: true }) was not asked for');
+			if (ms > 0) writeFileSync(holdFile, String(ms)); else rmSync(holdFile, { force: true });
 		},
 		logs() {
 			let s = '';
