@@ -110,5 +110,5 @@ done:
 int
 main(void)
 {
-	return serve_requests("config", config_request);
+	return serve_requests("config", config_request, NULL);
 }

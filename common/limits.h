@@ -94,6 +94,11 @@
  * maximum is large enough for any such purpose and keeps the count a long. */
 #define FCGI_MAX_REQUESTS_DEFAULT 10000
 #define FCGI_MAX_REQUESTS_MAX 1000000000
+/* Requests a FastCGI writer (consent, scripts) takes into one group commit
+ * (serve.c): only those already waiting on its socket when the one before
+ * is served, so a batch never waits for a request; each holds the write
+ * lock a fraction of a millisecond, so a full batch holds it a few. */
+#define FCGI_GROUP_MAX 16
 
 /* Answers `config publish` precomputes for one document (regions + 1 times
  * languages): the built-in config needs 4 x 53, a large real one a few

@@ -132,3 +132,15 @@ request_release(const struct resp *resp, struct store *st, struct site *site)
 	store_site_clear(site);
 	store_release(st, resp->status >= 500);
 }
+
+void
+request_internal_error(const char *allow)
+{
+	struct http_req req;
+	struct resp resp;
+
+	http_req_init(&req);
+	resp_init(&resp, &req, allow);
+	resp_error(&resp, 500, "Internal server error");
+	http_finish(&req);
+}

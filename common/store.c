@@ -167,8 +167,9 @@ bind_value(sqlite3_stmt *q, int i, const struct store_value *v)
 
 /*
  * The entry, its visitor in this month's set and the month's count move
- * together in one IMMEDIATE transaction: a killed process leaves either all
- * of them or none (SQLite's WAL gives the atomicity).
+ * together in one IMMEDIATE transaction (or one savepoint of a group's,
+ * store_group_begin): a killed process leaves either all of them or none
+ * (SQLite's WAL gives the atomicity).
  */
 int
 store_consent_add(struct store *st, const struct consent_entry *e)
@@ -201,7 +202,7 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 	if (sql_prepare(st, ins, &q) != 0 || sql_prepare(st, visitor, &v) != 0 ||
 	    sql_prepare(st, counter, &c) != 0)
 		goto out;
-	if (db_begin(st->db) != 0)
+	if (sql_write_begin(st) != 0)
 		goto out;
 	sqlite3_bind_int64(q, 1, e->site_id);
 	db_bind_text(q, 2, e->created_at);
@@ -251,12 +252,12 @@ store_consent_add(struct store *st, const struct consent_entry *e)
 			goto rollback;
 		}
 	}
-	if (db_commit(st->db) != 0)
+	if (sql_write_commit(st) != 0)
 		goto out;
 	rc = STORE_OK;
 	goto out;
 rollback:
-	db_rollback(st->db);
+	sql_write_undo(st);
 out:
 	sql_done(st, q);
 	sql_done(st, v);
@@ -293,7 +294,7 @@ store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
 
 	if (sql_prepare(st, upsert, &u) != 0 || sql_prepare(st, sync, &s) != 0)
 		goto out;
-	if (db_begin(st->db) != 0)
+	if (sql_write_begin(st) != 0)
 		goto out;
 	db_now(now, NULL);
 	for (size_t i = 0; i < n; i++) {
@@ -322,12 +323,12 @@ store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
 			goto rollback;
 		}
 	}
-	if (db_commit(st->db) != 0)
+	if (sql_write_commit(st) != 0)
 		goto out;
 	rc = STORE_OK;
 	goto out;
 rollback:
-	db_rollback(st->db);
+	sql_write_undo(st);
 out:
 	sql_done(st, u);
 	sql_done(st, s);

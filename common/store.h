@@ -63,6 +63,33 @@ int store_acquire(struct store **out, enum store_mode mode);
 void store_release(struct store *st, int failed);
 void store_forget(void);
 
+/*
+ * Group commit, for a process that serves several requests at once
+ * (serve.c, FastCGI): between store_group_begin() and store_group_end(),
+ * the consent and scripts writes of the kept store (store_consent_add,
+ * store_scripts_report) share one write transaction, each inside a
+ * savepoint of its own (a write that fails takes back its own changes and
+ * nothing else), and the transaction is committed once, by
+ * store_group_end(), so that one sync of the disk carries them all.
+ * Nothing written in a group is durable before store_group_end() returns:
+ * the caller holds every answer until then, and answers 500 for a write
+ * whose group did not commit (store_group_committed).  A store that must
+ * be opened again in the meantime (store_acquire) commits the group first,
+ * and a group is numbered so that each write knows its own outcome.
+ *
+ * store_group_open(): whether a write made the group's transaction
+ * (so more requests may join it before it is committed).
+ * store_group_joined(): the group the request just served wrote into
+ * (0: none), and forget it.  store_group_end(): commit what is open;
+ * STORE_OK or STORE_ERROR.  store_group_committed(g): after
+ * store_group_end(), whether group g committed.
+ */
+void store_group_begin(void);
+int store_group_open(void);
+unsigned store_group_joined(void);
+int store_group_end(void);
+int store_group_committed(unsigned g);
+
 /* A site as the endpoints need it, with its published config. */
 struct site {
 	int64_t id;

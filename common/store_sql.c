@@ -125,6 +125,159 @@ sql_done(struct store *st, sqlite3_stmt *q)
 
 static struct store *kept;
 
+/* Group commit (store.h).  Outcomes are kept for the last GROUP_RING
+ * groups: far more than one batch of requests makes (FCGI_GROUP_MAX, at
+ * most one group each). */
+#define GROUP_RING 64
+static struct {
+	int on;              /* between store_group_begin and store_group_end */
+	int open;            /* kept has the group's transaction open */
+	int close_after;     /* a request answered 500: close kept after the commit */
+	unsigned gen;        /* the open group's number, else the last one's */
+	unsigned joined;     /* the group the current request wrote into, 0: none */
+	unsigned char failed[GROUP_RING];
+} group;
+
+/* Run one kept statement that returns no rows (SAVEPOINT, RELEASE ...). */
+static int
+exec_kept(struct store *st, const char *sql, const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sql_prepare(st, sql, &q) != 0)
+		return -1;
+	rc = sqlite3_step(q);
+	if (rc != SQLITE_DONE)
+		db_log(st->db, what);
+	sql_done(st, q);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Whether the group's transaction is still there: an I/O error or a full
+ * disk can make SQLite roll back the whole transaction by itself, and with
+ * it every write of the group. */
+static int
+group_alive(void)
+{
+	if (group.open && (kept == NULL || sqlite3_get_autocommit(kept->db))) {
+		group.open = 0;
+		group.failed[group.gen % GROUP_RING] = 1;
+	}
+	return group.open;
+}
+
+/* Commit the open group, if any: 0, or -1 (its writes are gone). */
+static int
+group_commit(void)
+{
+	int ok;
+
+	if (!group.open)
+		return 0;
+	if (!group_alive())
+		return -1;
+	group.open = 0;
+	ok = db_commit(kept->db) == 0;   /* rolls back when it fails */
+	group.failed[group.gen % GROUP_RING] = !ok;
+	return ok ? 0 : -1;
+}
+
+int
+sql_write_begin(struct store *st)
+{
+	static const char savepoint[] = "SAVEPOINT w";
+
+	if (!group.on || st != kept)
+		return db_begin(st->db);
+	if (!group_alive()) {
+		if (db_begin(st->db) != 0)
+			return -1;
+		group.open = 1;
+		if (++group.gen == 0)
+			group.gen = 1;
+		group.failed[group.gen % GROUP_RING] = 0;
+	}
+	return exec_kept(st, savepoint, "savepoint");
+}
+
+int
+sql_write_commit(struct store *st)
+{
+	static const char release[] = "RELEASE w";
+
+	if (!group.on || st != kept)
+		return db_commit(st->db);
+	if (!group_alive() || exec_kept(st, release, "release") != 0) {
+		sql_write_undo(st);
+		return -1;
+	}
+	group.joined = group.gen;
+	return 0;
+}
+
+void
+sql_write_undo(struct store *st)
+{
+	static const char back[] = "ROLLBACK TO w";
+	static const char release[] = "RELEASE w";
+
+	if (!group.on || st != kept) {
+		db_rollback(st->db);
+		return;
+	}
+	if (!group_alive())
+		return;
+	/* What cannot be taken back alone takes the whole group with it. */
+	if (exec_kept(st, back, "rollback to") != 0 || exec_kept(st, release, "release") != 0) {
+		db_rollback(st->db);
+		group.open = 0;
+		group.failed[group.gen % GROUP_RING] = 1;
+	}
+}
+
+void
+store_group_begin(void)
+{
+	group.on = 1;
+	group.joined = 0;
+}
+
+int
+store_group_open(void)
+{
+	return group_alive();
+}
+
+unsigned
+store_group_joined(void)
+{
+	unsigned g = group.joined;
+
+	group.joined = 0;
+	return g;
+}
+
+int
+store_group_end(void)
+{
+	int rc = group_commit();
+
+	group.on = 0;
+	group.joined = 0;
+	if (rc != 0 || group.close_after) {   /* a broken handle serves no one */
+		group.close_after = 0;
+		store_forget();
+	}
+	return rc == 0 ? STORE_OK : STORE_ERROR;
+}
+
+int
+store_group_committed(unsigned g)
+{
+	return g != 0 && !group.failed[g % GROUP_RING];
+}
+
 /* schema_version and user_version of st's database into v[0] and v[1]. */
 static int
 schema_of(struct store *st, int64_t v[2])
@@ -181,6 +334,7 @@ store_acquire(struct store **out, enum store_mode mode)
 
 	*out = NULL;
 	if (kept != NULL && !still_good(kept, path, mode)) {
+		group_commit();   /* the writes made so far keep their own outcome */
 		store_close(kept);
 		kept = NULL;
 	}
@@ -216,6 +370,13 @@ store_release(struct store *st, int failed)
 		store_close(st);
 		return;
 	}
+	if (group_alive()) {
+		/* The group's transaction stays open until store_group_end(),
+		 * which closes the store after a failed request. */
+		if (failed)
+			group.close_after = 1;
+		return;
+	}
 	db_rollback(st->db);
 	if (failed || !io_persistent() || !sqlite3_get_autocommit(st->db)) {
 		store_close(kept);
@@ -226,6 +387,7 @@ store_release(struct store *st, int failed)
 void
 store_forget(void)
 {
+	group.open = 0;   /* closing rolls back what no one committed */
 	store_close(kept);
 	kept = NULL;
 }

@@ -110,6 +110,17 @@ int sql_site_rows(struct store *st, const char *key, const char *sql, const char
                   const struct store_column *cols, size_t n, store_row_fn fn,
                   void *arg, const char *what);
 
+/*
+ * A write of the request path (store_consent_add, store_scripts_report):
+ * its own transaction (BEGIN IMMEDIATE ... COMMIT), or, in a group
+ * (store_group_begin), a savepoint in the group's transaction.  Each
+ * returns 0, or -1 (reported); sql_write_undo() takes the write back,
+ * whatever was done of it.
+ */
+int sql_write_begin(struct store *st);
+int sql_write_commit(struct store *st);
+void sql_write_undo(struct store *st);
+
 #define SQL_NCOLS(cols) (sizeof(cols) / sizeof((cols)[0]))
 
 /*
