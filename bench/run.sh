@@ -16,8 +16,8 @@
 #      endpoints' part of lighttpd/consent.conf but not its rate limiter
 #      (20 requests per 10 s would measure the limiter), and for each
 #      round's FastCGI scenarios a second one with the fastcgi.server of
-#      lighttpd/consent-fastcgi.conf, BENCH_FCGI_PROCS processes per
-#      endpoint;
+#      lighttpd/consent-fastcgi.conf, BENCH_FCGI_PROCS config and
+#      BENCH_FCGI_WRITER_PROCS consent and scripts processes;
 #   4. ROUNDS times, interleaved so that drift on the machine hits every
 #      scenario alike: wrk at 8 and 32 connections for SECONDS each on the
 #      floor and on every scenario as CGI, then on every scenario as
@@ -37,8 +37,10 @@
 # (100), BENCH_SANDBOX_N (1000), BENCH_ROWS (1000000), BENCH_SITES (10000),
 # BENCH_PORT (first free from 18100), BENCH_STATIC (auto: make the static
 # archives with tools/static-libs.sh; 0: never), BENCH_FCGI (auto: FastCGI scenarios for every
-# build that has the mode; 0: CGI only), BENCH_FCGI_PROCS (4: processes per
-# endpoint in the FastCGI lighttpd; docs/performance.md says why 4).
+# build that has the mode; 0: CGI only), BENCH_FCGI_PROCS (4: config
+# processes in the FastCGI lighttpd; docs/performance.md says why 4),
+# BENCH_FCGI_WRITER_PROCS (2: consent and scripts processes each, as
+# lighttpd/consent-fastcgi.conf says).
 #
 # To weigh a change before it lands, give other builds of the three
 # endpoints: BENCH_VARIANTS="name=DIR ..." (DIR holds config, consent and
@@ -67,6 +69,7 @@ ROWS=${BENCH_ROWS:-1000000}
 SITES=${BENCH_SITES:-10000}
 FCGI_MODE=${BENCH_FCGI:-auto}
 FCGI_PROCS=${BENCH_FCGI_PROCS:-4}
+FCGI_WRITER_PROCS=${BENCH_FCGI_WRITER_PROCS:-2}
 B=build/bench
 W=$top/$B/run
 RAW=$W/raw.tsv
@@ -237,7 +240,8 @@ CONF
 }
 
 # The same for lighttpd/consent-fastcgi.conf: its fastcgi.server with
-# FCGI_PROCS processes per endpoint, for one URL prefix (/fcgi...), binary
+# FCGI_PROCS config and FCGI_WRITER_PROCS consent and scripts processes,
+# for one URL prefix (/fcgi...), binary
 # folder, database and socket name.
 fcgi_block() { # prefix cgibin db name
 	printf '$HTTP["url"] =^ "%s/functions/v1/" {\n' "$1"
@@ -248,7 +252,7 @@ fcgi_block() { # prefix cgibin db name
 		"$1/functions/v1/$e" => ((
 			"bin-path" => "$2/$e",
 			"socket" => "$SOCKETS/$4-$e.sock",
-			"max-procs" => $FCGI_PROCS,
+			"max-procs" => $(if [ "$e" = config ]; then echo "$FCGI_PROCS"; else echo "$FCGI_WRITER_PROCS"; fi),
 			"bin-environment" => ( "CONSENT_DB" => "$3", "CONSENT_FCGI_MAX_REQUESTS" => "1000000000" ),
 			"bin-copy-environment" => ( "TZ" ),
 			"check-local" => "disable",
@@ -473,7 +477,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	done
 	if [ -n "$FSCENARIOS" ]; then
 		start_server fcgi
-		[ "$r" -gt 1 ] || { say "lighttpd (FastCGI, $FCGI_PROCS processes per endpoint) on $base_fcgi"; }
+		[ "$r" -gt 1 ] || { say "lighttpd (FastCGI, $FCGI_PROCS config and $FCGI_WRITER_PROCS consent and scripts processes) on $base_fcgi"; }
 		preflight $FSCENARIOS
 		for c in 8 32; do
 			for s in $FSCENARIOS; do
@@ -585,7 +589,7 @@ elapsed=$(( $(date +%s) - start ))
 cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo "?")
 mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo "?")
 fcgi_note="FastCGI: not measured (no build with the mode, or BENCH_FCGI=0)"
-[ -z "$FSCENARIOS" ] || fcgi_note="FastCGI: a second lighttpd with lighttpd/consent-fastcgi.conf's fastcgi.server (no rate limiter), $FCGI_PROCS processes per endpoint, started for the FastCGI scenarios of each round"
+[ -z "$FSCENARIOS" ] || fcgi_note="FastCGI: a second lighttpd with lighttpd/consent-fastcgi.conf's fastcgi.server (no rate limiter), $FCGI_PROCS config processes and $FCGI_WRITER_PROCS each of consent and scripts, started for the FastCGI scenarios of each round"
 {
 	echo "# Benchmark results"
 	echo

@@ -34,6 +34,7 @@ var.consent_cgibin = "$T/cgi-bin"
 var.consent_sdk = "$T/sdk"
 var.consent_sockets = "$L/sockets"
 var.consent_procs = $PROCS
+var.consent_writer_procs = $PROCS
 var.consent_env = ( "CONSENT_DB" => "$CONSENT_DB" )
 include var.consent_dir + "/consent-fastcgi.conf"
 

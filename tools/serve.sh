@@ -42,6 +42,7 @@ fastcgi)
 	cat >> "$dir/lighttpd.conf" <<CONF
 var.consent_sockets = "$dir/sockets"
 var.consent_procs = 2
+var.consent_writer_procs = 2
 include var.consent_dir + "/consent-fastcgi.conf"
 CONF
 	;;
