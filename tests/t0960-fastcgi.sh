@@ -402,6 +402,21 @@ stored() { # KIND N: how many of KIND's N visitors ($gp-KIND-1 ...) have their e
 	done
 	echo "$_n"
 }
+# repeat_clients PROCESS CLIENTS N ANON: CLIENTS clients of fcgi-client
+# repeat at once, N times ANON's consent each; their first answers in
+# $T/PROCESS-repeat-I.out, bad: how many failed.
+repeat_clients() {
+	local _b _c="" _i _p
+	_b=$(consent_body s1 "$4")
+	for _i in $(seq "$2"); do
+		printf '%s' "$_b" | env -i REQUEST_METHOD=POST CONTENT_LENGTH=${#_b} CONTENT_TYPE=application/json \
+		    HTTP_ORIGIN="$ORIGIN" REMOTE_ADDR=127.0.0.1 CONSENT_DB="$CONSENT_DB" \
+		    "$FCGI_CLIENT" repeat -t 120 "$T/$1.sock" "$3" > "$T/$1-repeat-$_i.out" 2>&1 &
+		_c="$_c $!"
+	done
+	bad=0
+	for _p in $_c; do wait "$_p" || bad=$((bad + 1)); done
+}
 fcgi_start group consent
 fcgi_ready group
 gburst group 20
@@ -425,20 +440,11 @@ if [ "${VALGRIND:-0}" != 1 ] && command -v strace >/dev/null 2>&1; then
 	sleep 0.5
 	if kill -0 "$trace" 2>/dev/null; then
 		before=$(sqlite3 "$CONSENT_DB" 'SELECT count(*) FROM consent_log')
-		b=$(consent_body s1 group-repeat)
-		c=""
-		for i in 1 2 3 4 5 6 7 8; do
-			printf '%s' "$b" | env -i REQUEST_METHOD=POST CONTENT_LENGTH=${#b} CONTENT_TYPE=application/json \
-			    HTTP_ORIGIN="$ORIGIN" REMOTE_ADDR=127.0.0.1 CONSENT_DB="$CONSENT_DB" \
-			    "$FCGI_CLIENT" repeat -t 60 "$T/group.sock" 50 > "$T/repeat-$i.out" 2>&1 &
-			c="$c $!"
-		done
-		bad=0
-		for p in $c; do wait "$p" || bad=$((bad + 1)); done
+		repeat_clients group 8 50 group-repeat
 		{ kill -INT "$trace"; wait "$trace"; } 2>/dev/null
 		n=$(($(sqlite3 "$CONSENT_DB" 'SELECT count(*) FROM consent_log') - before))
 		syncs=$(grep -c '^fdatasync(' "$T/group.strace")
-		check test "$bad:$n:$(status_of "$T/repeat-1.out")" = "0:400:201" "8 clients x 50 consents at once: all 400 answered 201 and stored ($bad clients failed, $n stored)"
+		check test "$bad:$n:$(status_of "$T/group-repeat-1.out")" = "0:400:201" "8 clients x 50 consents at once: all 400 answered 201 and stored ($bad clients failed, $n stored)"
 		check test "$syncs" -gt 0 -a "$syncs" -lt $((n / 2)) "the process synced the disk $syncs times for them, fewer than one in two: writes waiting together share a commit"
 	else
 		skip "syncs of a group commit: strace cannot attach to the process here"
@@ -574,15 +580,7 @@ else
 	fcgi_spawn vg consent valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect -- CONSENT_FCGI_MAX_REQUESTS=1300
 	# 4 clients at once, 25 consents each: group commits under memcheck.
-	b=$(consent_body s1 vg-burst) c=""
-	for i in 1 2 3 4; do
-		printf '%s' "$b" | env -i REQUEST_METHOD=POST CONTENT_LENGTH=${#b} CONTENT_TYPE=application/json \
-		    HTTP_ORIGIN="$ORIGIN" REMOTE_ADDR=127.0.0.1 CONSENT_DB="$CONSENT_DB" \
-		    "$FCGI_CLIENT" repeat -t 120 "$T/vg.sock" 25 > "$T/vg-repeat-$i.out" 2>&1 &
-		c="$c $!"
-	done
-	bad=0
-	for p in $c; do wait "$p" || bad=$((bad + 1)); done
+	repeat_clients vg 4 25 vg-burst
 	check test "$bad:$(status_of "$T/vg-repeat-1.out")" = "0:201" "valgrind: 4 clients x 25 consents at once (group commits), all answered 201"
 	n=0
 	for i in $(seq 400); do
