@@ -292,6 +292,17 @@ export function apiRequests(page, endpoint) {
 	return page.requests.filter((r) => new URL(r.url()).pathname === `/functions/v1/${endpoint}`);
 }
 
+// The requests to ENDPOINT with METHOD once at least COUNT were seen (or MS
+// passed): Playwright reports a request to this process a little after the
+// browser sent it, so an entry already in the database does not mean its
+// request event has arrived here.
+export async function waitApiRequests(page, endpoint, method, count, ms = 5000) {
+	const end = Date.now() + ms;
+	const seen = () => apiRequests(page, endpoint).filter((r) => r.method() === method);
+	while (seen().length < count && Date.now() < end) await sleep(50);
+	return seen();
+}
+
 // The entries after the first SKIP ones, once at least COUNT of them exist.
 export async function waitEntriesAfter(srv, skip, count, ms = 5000) {
 	const e = await srv.waitEntries(skip + count, 't1', ms);

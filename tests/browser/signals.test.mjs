@@ -206,7 +206,7 @@ test('GPC in the proof of consent: export entries of requests with Sec-GPC: 1 ha
 	await h.button(page, 'Accept all').click();
 	const e = await h.visitorEntries(srv, page, 2);
 	assert.deepEqual(e.map((x) => x.event_type), ['impression', 'initial']);
-	const sent = h.apiRequests(page, 'consent').filter((r) => r.method() === 'POST');
+	const sent = await h.waitApiRequests(page, 'consent', 'POST', 2);
 	assert.equal(sent.length, 2);
 	for (const r of sent) assert.equal((await r.allHeaders())['sec-gpc'], '1', 'the consent requests carried Sec-GPC: 1');
 	for (const x of e) assert.equal(x.gpc, true, `${x.event_type}: gpc true in the export (${JSON.stringify(Object.keys(x))})`);
