@@ -13,6 +13,7 @@
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
 #   make bench           benchmark against the simplest CGI (bench/)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
+#   make bench-apache    the writers through Apache mod_fcgid beside its CGI floor (after make bench)
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
 #   make install         PREFIX, DESTDIR, CGIBIN, DBPATH as below
 #
@@ -288,6 +289,9 @@ bench:
 bench-sdk: sdk
 	sh bench/sdk.sh
 
+bench-apache:
+	sh bench/apache.sh
+
 fuzz:
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -304,6 +308,6 @@ install: $(CGIS) $(CTL) sdk
 clean:
 	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)
 
-.PHONY: all sdk sdk-missing test test-fcgi check check-fcgi-asan valgrind serve bench bench-sdk fuzz install clean FORCE
+.PHONY: all sdk sdk-missing test test-fcgi check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c

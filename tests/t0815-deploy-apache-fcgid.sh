@@ -126,6 +126,7 @@ FcgidProcessTableFile "$A/run/fcgid_shm"
 <VirtualHost 127.0.0.1:$4>
 	Define CONSENT_CGIBIN $T/cgi-bin-recycle
 	Define CONSENT_FCGI_MAX_REQUESTS 3
+	Define CONSENT_SYNC normal
 	Include "$TOP/apache/consent-fcgid.conf"
 	<Directory "$T/cgi-bin-recycle">
 		SetEnvIf Request_URI "^" !QS_Limit
@@ -194,6 +195,8 @@ http -H "Origin: $SITE_ORIGIN" GET "http://127.0.0.1:$recycle/functions/v1/confi
 p=$(fcgi_pids "$T/cgi-bin-recycle/config" | head -n 1)
 check grep -qxz CONSENT_FCGI_MAX_REQUESTS=3 "/proc/${p:-0}/environ" \
     "apache fcgid: CONSENT_FCGI_MAX_REQUESTS=3 is in the processes' environment"
+check grep -qxz CONSENT_SYNC=normal "/proc/${p:-0}/environ" \
+    "apache fcgid: Define CONSENT_SYNC normal puts CONSENT_SYNC=normal in the processes' environment"
 recycle_checks "$recycle" "$T/cgi-bin-recycle" "3 requests per process, retired by mod_fcgid"
 recycle_checks "$selfexit" "$T/cgi-bin-selfexit" "3 requests per process, leaving by themselves"
 
