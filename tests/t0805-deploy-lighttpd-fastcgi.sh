@@ -45,28 +45,8 @@ include var.consent_dir + "/consent-fastcgi.conf"
 CONF
 }
 
-started=""
-for attempt in 1 2 3; do
-	limited=$(free_port) && open=$(free_port) || break
-	[ "$limited" = "$open" ] && continue
-	write_conf "$limited" "$open"
-	if ! lighttpd -tt -f "$L/lighttpd.conf" > "$L/configtest.log" 2>&1; then
-		grep -q 'mod_magnet' "$L/configtest.log" &&
-			deploy_absent "lighttpd has no mod_magnet (package lighttpd-modules-lua): lighttpd FastCGI deploy checks not run"
-		grep -q 'mod_fastcgi' "$L/configtest.log" &&
-			deploy_absent "lighttpd has no mod_fastcgi: lighttpd FastCGI deploy checks not run"
-		notok "lighttpd -tt rejects the shipped config: $(head -n 3 "$L/configtest.log" | tr '\n' ' ')"
-		exit 1
-	fi
-	if start_server "$L/stderr.log" "http://127.0.0.1:$limited/index.html" lighttpd -D -f "$L/lighttpd.conf"; then
-		started=1
-		break
-	fi
-done
-if [ -z "$started" ]; then
-	notok "lighttpd did not start: $(tail -n 3 "$L/error.log" "$L/stderr.log" 2>/dev/null | tr '\n' ' ')"
-	exit 1
-fi
+launch lighttpd 2 1 "lighttpd FastCGI"
+limited=${PORTS[0]} open=${PORTS[1]}
 ok "lighttpd $(lighttpd -v 2>&1 | sed -n 's/^lighttpd\/\([0-9.]*\).*/\1/p') serves the shipped FastCGI config on 127.0.0.1:$limited and :$open"
 for e in config consent scripts; do
 	check test "$(fcgi_pids "$T/cgi-bin/$e" | wc -l)" = "$PROCS" "lighttpd started $PROCS $e processes (max-procs)"

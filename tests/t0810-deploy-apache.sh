@@ -107,24 +107,8 @@ Include "$TOP/apache/consent-server.conf"
 CONF
 }
 
-started=""
-for attempt in 1 2 3; do
-	limited=$(free_port) && open=$(free_port) && shared=$(free_port) || break
-	[ "$limited" != "$open" ] && [ "$open" != "$shared" ] && [ "$limited" != "$shared" ] || continue
-	write_conf "$limited" "$open" "$shared"
-	if ! apache2 -t -d "$A" -f "$A/httpd.conf" > "$A/configtest.log" 2>&1; then
-		notok "apache2 -t rejects the shipped config: $(head -n 3 "$A/configtest.log" | tr '\n' ' ')"
-		exit 1
-	fi
-	if start_server "$A/stderr.log" "http://127.0.0.1:$shared/index.html" apache2 -X -d "$A" -f "$A/httpd.conf"; then
-		started=1
-		break
-	fi
-done
-if [ -z "$started" ]; then
-	notok "apache2 did not start: $(tail -n 3 "$A/error.log" "$A/stderr.log" 2>/dev/null | tr '\n' ' ')"
-	exit 1
-fi
+launch apache2 3 3 "Apache"
+limited=${PORTS[0]} open=${PORTS[1]} shared=${PORTS[2]}
 ok "$(apache2 -v | sed -n 's/^Server version: //p') serves the shipped configs on 127.0.0.1:$limited, :$open and :$shared"
 
 api_checks "http://127.0.0.1:$open" "apache vhost"

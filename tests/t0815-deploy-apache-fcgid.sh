@@ -146,25 +146,8 @@ FcgidProcessTableFile "$A/run/fcgid_shm"
 CONF
 }
 
-started=""
-for attempt in 1 2 3; do
-	limited=$(free_port) && open=$(free_port) && shared=$(free_port) && recycle=$(free_port) &&
-	    selfexit=$(free_port) || break
-	[ "$(printf '%s\n' "$limited" "$open" "$shared" "$recycle" "$selfexit" | sort -u | wc -l)" = 5 ] || continue
-	write_conf "$limited" "$open" "$shared" "$recycle" "$selfexit"
-	if ! apache2 -t -d "$A" -f "$A/httpd.conf" > "$A/configtest.log" 2>&1; then
-		notok "apache2 -t rejects the shipped config: $(head -n 3 "$A/configtest.log" | tr '\n' ' ')"
-		exit 1
-	fi
-	if start_server "$A/stderr.log" "http://127.0.0.1:$shared/index.html" apache2 -X -d "$A" -f "$A/httpd.conf"; then
-		started=1
-		break
-	fi
-done
-if [ -z "$started" ]; then
-	notok "apache2 did not start: $(tail -n 3 "$A/error.log" "$A/stderr.log" 2>/dev/null | tr '\n' ' ')"
-	exit 1
-fi
+launch apache2 5 3 "Apache mod_fcgid"
+limited=${PORTS[0]} open=${PORTS[1]} shared=${PORTS[2]} recycle=${PORTS[3]} selfexit=${PORTS[4]}
 ok "$(apache2 -v | sed -n 's/^Server version: //p') with mod_fcgid serves the shipped configs on 127.0.0.1:$limited, :$open, :$shared, :$recycle and :$selfexit"
 
 api_checks "http://127.0.0.1:$open" "apache fcgid vhost"

@@ -75,6 +75,46 @@ start_server() {
 	return 1
 }
 
+# launch KIND N PROBE LABEL: the test's server (KIND lighttpd, with
+# $L/lighttpd.conf, or apache2, with $A/httpd.conf) on N free ports of
+# 127.0.0.1, in up to three tries: PORTS gets N distinct ports, the test's
+# write_conf writes the config for them, the server's own config test
+# checks it (a module that is not installed ends the test through
+# deploy_absent, LABEL naming its checks; any other refusal with "not
+# ok"), then the server runs in the foreground (start_server, output in
+# stderr.log beside the config) until /index.html answers on port PROBE
+# (1 to N).  The test ends with "not ok" when it never starts.
+launch() {
+	local _kind=$1 _n=$2 _probe=$3 _label=$4 _dir=${A-} _try _k _port
+	[ "$_kind" = lighttpd ] && _dir=$L
+	for _try in 1 2 3; do
+		PORTS=()
+		for _k in $(seq "$_n"); do
+			_port=$(free_port) || break 2
+			PORTS+=("$_port")
+		done
+		[ "$(printf '%s\n' "${PORTS[@]}" | sort -u | wc -l)" = "$_n" ] || continue
+		write_conf "${PORTS[@]}"
+		if [ "$_kind" = lighttpd ]; then
+			set -- lighttpd -D -f "$L/lighttpd.conf"
+			lighttpd -tt -f "$L/lighttpd.conf" > "$L/configtest.log" 2>&1
+		else
+			set -- apache2 -X -d "$A" -f "$A/httpd.conf"
+			apache2 -t -d "$A" -f "$A/httpd.conf" > "$A/configtest.log" 2>&1
+		fi || {
+			grep -q 'mod_magnet' "$_dir/configtest.log" &&
+				deploy_absent "lighttpd has no mod_magnet (package lighttpd-modules-lua): $_label deploy checks not run"
+			grep -q 'mod_fastcgi' "$_dir/configtest.log" &&
+				deploy_absent "lighttpd has no mod_fastcgi: $_label deploy checks not run"
+			notok "$([ "$_kind" = lighttpd ] && echo "lighttpd -tt" || echo "apache2 -t") rejects the shipped config: $(head -n 3 "$_dir/configtest.log" | tr '\n' ' ')"
+			exit 1
+		}
+		start_server "$_dir/stderr.log" "http://127.0.0.1:${PORTS[$((_probe - 1))]}/index.html" "$@" && return 0
+	done
+	notok "$_kind did not start: $(tail -n 3 "$_dir/error.log" "$_dir/stderr.log" 2>/dev/null | tr '\n' ' ')"
+	exit 1
+}
+
 deploy_init() {
 	chmod 755 "$T"
 	mkdir -p "$T/www/data" "$T/cgi-bin" "$T/sdk"
