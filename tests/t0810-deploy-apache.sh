@@ -52,58 +52,10 @@ Group $group"
 fi
 
 write_conf() { # LIMITED OPEN SHARED
-	cat > "$A/httpd.conf" <<CONF
-ServerRoot "$A"
-PidFile "$A/run/httpd.pid"
-ErrorLog "$A/error.log"
-LogLevel warn
-ServerName 127.0.0.1
-$user_lines
-LoadModule mpm_event_module $mods/mod_mpm_event.so
-LoadModule authz_core_module $mods/mod_authz_core.so
-Listen 127.0.0.1:$1
-Listen 127.0.0.1:$2
-Listen 127.0.0.1:$3
-DocumentRoot "$T/www"
-<Directory />
-	AllowOverride None
-	Require all denied
-</Directory>
-<Files ".ht*">
-	Require all denied
-</Files>
-
-Define CONSENT_MODULES $mods
-Define CONSENT_LIBPCRE $libpcre
-Include "$TOP/apache/consent-server.conf"
+	apache_conf consent.conf "$@" <<CONF
 <IfModule cgid_module>
 	ScriptSock "$A/run/cgisock"
 </IfModule>
-
-<VirtualHost 127.0.0.1:$1>
-	Define CONSENT_CGIBIN $T/cgi-bin
-	Define CONSENT_DB_DIR $T/www/data
-	Define CONSENT_DB $CONSENT_DB
-	Define CONSENT_SDK_DIR $T/sdk
-	Include "$TOP/apache/consent.conf"
-</VirtualHost>
-
-<VirtualHost 127.0.0.1:$2>
-	Include "$TOP/apache/consent.conf"
-	# Test only: not counted by mod_qos, for the functional checks.
-	<Directory "$T/cgi-bin">
-		SetEnvIf Request_URI "^" !QS_Limit
-	</Directory>
-</VirtualHost>
-
-<VirtualHost 127.0.0.1:$3>
-	# Shared hosting: only .htaccess files configure the API, with the
-	# overrides apache/htaccess says a host must allow.
-	<Directory "$T/www">
-		AllowOverride Options FileInfo AuthConfig
-		Require all granted
-	</Directory>
-</VirtualHost>
 CONF
 }
 

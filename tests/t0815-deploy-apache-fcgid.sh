@@ -67,61 +67,13 @@ Group $group"
 fi
 
 write_conf() { # LIMITED OPEN SHARED RECYCLE SELFEXIT
-	cat > "$A/httpd.conf" <<CONF
-ServerRoot "$A"
-PidFile "$A/run/httpd.pid"
-ErrorLog "$A/error.log"
-LogLevel warn
-ServerName 127.0.0.1
-$user_lines
-LoadModule mpm_event_module $mods/mod_mpm_event.so
-LoadModule authz_core_module $mods/mod_authz_core.so
-Listen 127.0.0.1:$1
-Listen 127.0.0.1:$2
-Listen 127.0.0.1:$3
-Listen 127.0.0.1:$4
-Listen 127.0.0.1:$5
-DocumentRoot "$T/www"
-<Directory />
-	AllowOverride None
-	Require all denied
-</Directory>
-<Files ".ht*">
-	Require all denied
-</Files>
-
-Define CONSENT_MODULES $mods
-Define CONSENT_LIBPCRE $libpcre
-Include "$TOP/apache/consent-server.conf"
+	apache_conf consent-fcgid.conf "$@" <<CONF
 # What a2enmod fcgid does on Debian, with the folders under this test's.
 LoadModule fcgid_module $mods/mod_fcgid.so
 FcgidIPCDir "$A/run/fcgid"
 FcgidProcessTableFile "$A/run/fcgid_shm"
-
-<VirtualHost 127.0.0.1:$1>
-	Define CONSENT_CGIBIN $T/cgi-bin
-	Define CONSENT_DB_DIR $T/www/data
-	Define CONSENT_DB $CONSENT_DB
-	Define CONSENT_SDK_DIR $T/sdk
-	Include "$TOP/apache/consent-fcgid.conf"
-</VirtualHost>
-
-<VirtualHost 127.0.0.1:$2>
-	Include "$TOP/apache/consent-fcgid.conf"
-	# Test only: not counted by mod_qos, for the functional checks.
-	<Directory "$T/cgi-bin">
-		SetEnvIf Request_URI "^" !QS_Limit
-	</Directory>
-</VirtualHost>
-
-<VirtualHost 127.0.0.1:$3>
-	# Shared hosting: only .htaccess files configure the API, with the
-	# overrides apache/htaccess-fcgid says a host must allow.
-	<Directory "$T/www">
-		AllowOverride Options FileInfo AuthConfig
-		Require all granted
-	</Directory>
-</VirtualHost>
+CONF
+	cat >> "$A/httpd.conf" <<CONF
 
 <VirtualHost 127.0.0.1:$4>
 	Define CONSENT_CGIBIN $T/cgi-bin-recycle

@@ -115,6 +115,76 @@ launch() {
 	exit 1
 }
 
+# apache_conf SNIPPET PORT...: $A/httpd.conf as both Apache tests write
+# it, from the test's $mods, $libpcre and $user_lines: one Listen per
+# PORT, the server-wide consent-server.conf, then the lines on stdin (the
+# test's own server-wide ones), then three vhosts with apache/SNIPPET
+# (consent.conf or consent-fcgid.conf): the first PORT as shipped (the
+# rate limit), the second not counted by mod_qos (the functional checks),
+# the third configured by .htaccess files only (shared hosting).  The test
+# appends more vhosts after it.
+apache_conf() {
+	local _snippet=$1 _htaccess _port
+	shift
+	_htaccess=htaccess${_snippet#consent}
+	_htaccess=${_htaccess%.conf}
+	{
+		cat <<CONF
+ServerRoot "$A"
+PidFile "$A/run/httpd.pid"
+ErrorLog "$A/error.log"
+LogLevel warn
+ServerName 127.0.0.1
+$user_lines
+LoadModule mpm_event_module $mods/mod_mpm_event.so
+LoadModule authz_core_module $mods/mod_authz_core.so
+CONF
+		for _port in "$@"; do echo "Listen 127.0.0.1:$_port"; done
+		cat <<CONF
+DocumentRoot "$T/www"
+<Directory />
+	AllowOverride None
+	Require all denied
+</Directory>
+<Files ".ht*">
+	Require all denied
+</Files>
+
+Define CONSENT_MODULES $mods
+Define CONSENT_LIBPCRE $libpcre
+Include "$TOP/apache/consent-server.conf"
+CONF
+		cat
+		cat <<CONF
+
+<VirtualHost 127.0.0.1:$1>
+	Define CONSENT_CGIBIN $T/cgi-bin
+	Define CONSENT_DB_DIR $T/www/data
+	Define CONSENT_DB $CONSENT_DB
+	Define CONSENT_SDK_DIR $T/sdk
+	Include "$TOP/apache/$_snippet"
+</VirtualHost>
+
+<VirtualHost 127.0.0.1:$2>
+	Include "$TOP/apache/$_snippet"
+	# Test only: not counted by mod_qos, for the functional checks.
+	<Directory "$T/cgi-bin">
+		SetEnvIf Request_URI "^" !QS_Limit
+	</Directory>
+</VirtualHost>
+
+<VirtualHost 127.0.0.1:$3>
+	# Shared hosting: only .htaccess files configure the API, with the
+	# overrides apache/$_htaccess says a host must allow.
+	<Directory "$T/www">
+		AllowOverride Options FileInfo AuthConfig
+		Require all granted
+	</Directory>
+</VirtualHost>
+CONF
+	} > "$A/httpd.conf"
+}
+
 deploy_init() {
 	chmod 755 "$T"
 	mkdir -p "$T/www/data" "$T/cgi-bin" "$T/sdk"
