@@ -99,15 +99,8 @@ done:
 	http_finish(&req);
 }
 
-/* A request whose entry did not reach the disk after all (serve.h). */
-static void
-consent_failed(void)
-{
-	request_internal_error("POST, OPTIONS");
-}
-
 int
 main(void)
 {
-	return serve_requests("consent", consent_request, consent_failed);
+	return serve_requests("consent", consent_request, request_write_failed);
 }

@@ -53,15 +53,8 @@ done:
 	http_finish(&req);
 }
 
-/* A request whose entry did not reach the disk after all (serve.h). */
-static void
-scripts_failed(void)
-{
-	request_internal_error("POST, OPTIONS");
-}
-
 int
 main(void)
 {
-	return serve_requests("scripts", scripts_request, scripts_failed);
+	return serve_requests("scripts", scripts_request, request_write_failed);
 }

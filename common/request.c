@@ -134,13 +134,13 @@ request_release(const struct resp *resp, struct store *st, struct site *site)
 }
 
 void
-request_internal_error(const char *allow)
+request_write_failed(void)
 {
 	struct http_req req;
 	struct resp resp;
 
 	http_req_init(&req);
-	resp_init(&resp, &req, allow);
+	resp_init(&resp, &req, "POST, OPTIONS");
 	resp_error(&resp, 500, "Internal server error");
 	http_finish(&req);
 }

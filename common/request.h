@@ -56,11 +56,12 @@ int request_site(const struct http_req *req, struct resp *resp, const char *key,
 void request_release(const struct resp *resp, struct store *st, struct site *site);
 
 /*
- * A fresh 500 "Internal server error" to the request being served, made
- * from its variables alone (its body was read before): serve.c's answer
- * for a write whose group commit failed, in place of the answer held for
- * it.  allow: the endpoint's Allow list, as for resp_init().
+ * A fresh 500 "Internal server error" to the POST being served, made from
+ * its variables alone (its body was read before): the writers' answer
+ * (serve_requests' fail) for a write whose group commit failed, in place
+ * of the answer held for it.  Allow, should it be needed, is the writers'
+ * "POST, OPTIONS".
  */
-void request_internal_error(const char *allow);
+void request_write_failed(void);
 
 #endif

@@ -23,7 +23,7 @@
  * accepted and served too, at most FCGI_GROUP_MAX, their writes in the
  * same transaction; it is committed once, and only then are their answers,
  * held in memory until that moment, sent.  A request whose write did not
- * commit gets fail()'s answer instead (a 500, request_internal_error()).
+ * commit gets fail()'s answer instead (a 500, request_write_failed()).
  * A batch never waits for a request that has not arrived.  Every
  * connection carries one request: FCGI_KEEP_CONN is not honoured.
  */
