@@ -13,7 +13,7 @@
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
 #   make bench           benchmark against the simplest CGI (bench/)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
-#   make bench-apache    the writers through Apache mod_fcgid beside its CGI floor (after make bench)
+#   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
 #   make install         PREFIX, DESTDIR, CGIBIN, DBPATH as below
 #

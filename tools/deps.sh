@@ -7,12 +7,13 @@
 # two static archives of tools/static-libs.sh (cJSON and a lean SQLite from
 # Debian's source packages; tcl, patch and xz-utils build them), with which
 # a plain `make` links the programs fully static.  libfcgi and mod_fcgid:
-# the FastCGI mode, its tests and its Apache config.
+# the FastCGI mode, its tests and its Apache config; spawn-fcgi and
+# multiwatch: the process pools of the mod_proxy_fcgi config.
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
-  libfcgi-dev libfcgi-bin libapache2-mod-fcgid
+  libfcgi-dev libfcgi-bin libapache2-mod-fcgid spawn-fcgi multiwatch
   tcl patch xz-utils
   sqlite3 jq curl valgrind strace time
   python3
