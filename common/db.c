@@ -61,6 +61,28 @@ busy_wait(void *arg, int count)
 }
 
 /*
+ * The WAL's new frames to disk (fdatasync, through SQLite's own handle of
+ * the WAL), for a commit that has just released the write lock: what
+ * synchronous=FULL would have done before releasing it.  fdatasync writes
+ * every dirty page of the file, so frames of other writers' commits go
+ * with ours.  SQLITE_OK, or the error that makes the COMMIT report a
+ * failure although it is in the WAL (db_commit logs it; the request
+ * answers 500 and no 201 is ever sent for an entry not known on disk).
+ * The database is in WAL mode (consentctl init), where NORMAL never risks
+ * its integrity, only the durability this restores.
+ */
+static int
+sync_wal(sqlite3 *db, const char *name)
+{
+	sqlite3_file *f = NULL;
+
+	if (sqlite3_file_control(db, name, SQLITE_FCNTL_JOURNAL_POINTER, &f) != SQLITE_OK ||
+	    f == NULL || f->pMethods == NULL)
+		return SQLITE_IOERR_FSYNC;
+	return f->pMethods->xSync(f, SQLITE_SYNC_NORMAL);
+}
+
+/*
  * After a commit that leaves WAL_CHECKPOINT_FRAMES or more frames in the
  * WAL: checkpoint and truncate the WAL to zero bytes.  SQLite's automatic
  * checkpoint does not work for processes that each open the database once:
@@ -80,10 +102,16 @@ busy_wait(void *arg, int count)
  * the write lock.  journal_size_limit (set_persistent) keeps that WAL
  * from staying large after a big transaction.
  */
+/* The WAL hook: arg is non-NULL when commits are synced here (sync_wal). */
 static int
 wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 {
-	(void)arg;
+	if (arg != NULL) {
+		int rc = sync_wal(db, name);
+
+		if (rc != SQLITE_OK)
+			return rc;
+	}
 	if (frames >= WAL_CHECKPOINT_FRAMES) {
 		sqlite3_busy_handler(db, NULL, NULL);
 		sqlite3_wal_checkpoint_v2(db, name, io_persistent() ? SQLITE_CHECKPOINT_RESTART :
@@ -101,13 +129,16 @@ db_may_write(const char *path)
 
 /*
  * How a writer's commit reaches the disk, from CONSENT_SYNC (README
- * "Settings"): unset, empty or "full" keep SQLite's synchronous=FULL, where
- * every commit waits for fdatasync of the WAL, so a 201 means the entry is
- * on disk; "normal" gives synchronous=NORMAL, where commits skip it and the
- * WAL is synced only at checkpoints: a crash of the process still loses
- * nothing, but a crash of the machine or a power cut can lose the last
- * commits already answered.  Anything else is reported in one line and
- * counts as "full".  Returns 1 for NORMAL, 0 for FULL.
+ * "Settings").  Unset, empty or "full": every commit's WAL frames are
+ * synced (fdatasync) before the commit returns, so a 201 means the entry
+ * is on disk; but the sync comes after SQLite has released the write lock
+ * (synchronous=NORMAL, then sync_wal from the WAL hook), so that other
+ * writers write while this one waits for the disk, and their syncs
+ * overlap instead of queueing behind the lock.  "normal": the commits are
+ * not synced; the WAL is synced only at checkpoints: a crash of the process
+ * still loses nothing, but a crash of the machine or a power cut can lose
+ * the last commits already answered.  Anything else is reported in one
+ * line and counts as "full".  Returns 1 for "normal", 0 for "full".
  */
 static int
 sync_normal(void)
@@ -147,6 +178,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	sqlite3 *db = NULL;
 	int create = (flags & SQLITE_OPEN_CREATE) != 0;
 	int writer = (flags & SQLITE_OPEN_READWRITE) != 0;
+	int late_sync = writer && !sync_normal();
 	int rc;
 
 	*out = NULL;
@@ -172,7 +204,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, busy_wait, NULL);
 	if (writer)
-		sqlite3_wal_hook(db, wal_checkpoint, NULL);
+		sqlite3_wal_hook(db, wal_checkpoint, late_sync ? (void *)db : NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
@@ -181,8 +213,9 @@ db_open(const char *path, int flags, sqlite3 **out)
 	 * this each close would checkpoint the whole WAL into the database
 	 * (three more fsyncs per request).  The WAL is checkpointed instead by
 	 * the WAL hook above (wal_checkpoint), once a commit leaves
-	 * WAL_CHECKPOINT_FRAMES frames in it.  Commits stay synchronous=FULL
-	 * (a 201 means the entry is on disk) unless CONSENT_SYNC says normal. */
+	 * WAL_CHECKPOINT_FRAMES frames in it.  Commits are synced by that
+	 * hook too, after the write lock is released (a 201 means the entry
+	 * is on disk), unless CONSENT_SYNC says normal (sync_normal). */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (io_persistent() && set_persistent(db) != 0) {
 		db_log(db, path);
@@ -191,8 +224,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	}
 	if (writer &&
 	    (sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK ||
-	     (sync_normal() &&
-	      sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK))) {
+	     sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK)) {
 		db_log(db, path);
 		sqlite3_close(db);
 		return -1;

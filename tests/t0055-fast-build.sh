@@ -94,7 +94,8 @@ commit_syncs() {
 	    PATH="$PATH" CONSENT_DB="$CONSENT_DB" HTTP_ORIGIN=https://example.com \
 	    CONTENT_TYPE=application/json CONTENT_LENGTH="$(wc -c < "$T/request" | tr -d ' ')" \
 	    ASAN_OPTIONS=detect_leaks=0 "$@" \
-	    strace -f -qq -e trace=fsync,fdatasync,sync_file_range -o "$T/$name.trace" \
+	    strace -f -qq -e trace="${SYNC_TRACE:-fsync,fdatasync,sync_file_range}" \
+	    ${SYNC_INJECT:+-e inject="$SYNC_INJECT"} -o "$T/$name.trace" \
 	    "$BUILD/cgi-bin/consent" < "$T/request" > "$T/out" 2> "$T/$name.stderr"
 	sed -n 's/^Status: \([0-9]*\).*/\1/p' "$T/out" | tr -d '\r' > "$T/status"
 	grep -o 'fsync\|fdatasync\|sync_file_range' "$T/$name.trace" | sort | uniq -c > "$T/$name.sync"
@@ -123,8 +124,35 @@ else
 	check test "$(wc -l < "$T/bad.stderr")" = 1 "CONSENT_SYNC=sometimes: one line on stderr"
 	check grep -q 'CONSENT_SYNC' "$T/bad.stderr" "which names CONSENT_SYNC"
 	check grep -q fdatasync "$T/bad.sync" "CONSENT_SYNC=sometimes: counts as full (fdatasync)"
+	# The order of one commit (CONSENT_SYNC unset): the WAL's frames
+	# written, the write lock released (SQLite's WAL write lock is the byte
+	# at 120 of the -shm file), then the sync, then the answer.  Other
+	# writers need not wait for this one's sync; the 201 still waits for it.
+	SYNC_TRACE=pwrite64,fcntl,fdatasync,fsync,write commit_syncs order
+	check test "$(cat "$T/status")" = 201 "the traced commit: 201"
+	# (A commit that starts the WAL afresh syncs its header first, under
+	# the lock: SQLite's own; the commit's sync is the one after its last
+	# frame.)
+	awk '{ sub(/^[0-9]+ +/, "") }
+	     /^pwrite64\(/ { last_write = NR; first_sync = 0; unlock = 0 }
+	     /F_UNLCK, l_whence=SEEK_SET, l_start=120, l_len=1/ { if (!first_sync) unlock = NR }
+	     /^f(data)?sync\(/ { if (!first_sync) first_sync = NR; last_sync = NR }
+	     /^write\(1, "Status: 201/ { answer = NR; exit }
+	     END { printf "%d %d %d %d %d\n", last_write, unlock, first_sync, last_sync, answer }' \
+	    "$T/order.trace" > "$T/order"
+	read -r w u f l a < "$T/order"
+	check test "$w" -gt 0 -a "$u" -gt "$w" -a "$f" -gt "$u" \
+	    "the commit releases the write lock after its last WAL frame and before its sync (lines $w, $u, $f of the trace)"
+	check test "$l" -gt 0 -a "$a" -gt "$l" "the 201 is written after the commit's sync (lines $l, $a of the trace)"
+	# A sync that fails (EIO): the request answers 500, never 201, with one
+	# line on stderr.  (The entry may be in the log nonetheless, as it was
+	# with SQLite's synchronous=FULL: the frames were written.)
+	SYNC_INJECT=fdatasync:error=EIO commit_syncs eio
+	check test "$(cat "$T/status")" = 500 "fdatasync fails with EIO: 500 (got $(cat "$T/status"))"
+	check grep -q '{"error":"Internal server error"}' "$T/out" "fdatasync fails: the body is the API's 500"
+	check test "$(wc -l < "$T/eio.stderr")" = 1 "fdatasync fails: one line on stderr ($(head -c 200 "$T/eio.stderr"))"
 	ctl consent export s1 > "$T/export" 2>/dev/null
-	for n in unset full normal bad; do
+	for n in unset full normal bad order; do
 		h=$(printf '%s' "sync-$n" | sha256sum | cut -d' ' -f1)
 		check grep -q "\"anon_id_hash\":\"$h\"" "$T/export" "the entry of CONSENT_SYNC=$n is stored"
 	done
