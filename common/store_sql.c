@@ -42,6 +42,31 @@ cache_clear(struct store *st)
 	st->ncache = 0;
 }
 
+/*
+ * Whether path is a PostgreSQL connection string rather than a file: a URI
+ * (postgresql://, postgres://) or libpq's keyword=value form, which starts
+ * with a keyword and '=' (host=..., dbname=...).  A path never starts so
+ * (an '=' further on, as in /srv/a=b/consent.db, is a path).  SQLite would
+ * create a file of that name; this build refuses it instead.
+ */
+static int
+is_conninfo(const char *path)
+{
+	const char *p = path;
+
+	if (strncmp(p, "postgresql://", 13) == 0 || strncmp(p, "postgres://", 11) == 0)
+		return 1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
+		return 0;
+	while ((*p >= 'a' && *p <= 'z') || *p == '_')
+		p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return *p == '=';
+}
+
 int
 store_open(struct store **out, const char *path, enum store_mode mode)
 {
@@ -51,6 +76,12 @@ store_open(struct store **out, const char *path, enum store_mode mode)
 	*out = NULL;
 	if (path == NULL)
 		path = store_default_path();
+	if (is_conninfo(path)) {
+		/* Not the string itself: it may hold a password. */
+		log_error("the database is a PostgreSQL connection string, but this build "
+		          "stores in SQLite: give the path of the database file");
+		return STORE_ERROR;
+	}
 	if ((st = calloc(1, sizeof(*st))) == NULL || (st->path = strdup(path)) == NULL) {
 		log_error("out of memory");
 		free(st);
