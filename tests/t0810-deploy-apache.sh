@@ -41,15 +41,7 @@ ln -s "$TOP/apache/htaccess-data" "$T/www/data/.htaccess"
 
 # Run as root (CI): Apache serves as an unprivileged user, who must write
 # the database folder and the cgid socket's.
-user_lines=""
-if [ "$(id -u)" -eq 0 ]; then
-	group=nogroup
-	getent group nogroup >/dev/null 2>&1 || group=nobody
-	user_lines="User nobody
-Group $group"
-	deploy_chown nobody "$group"
-	chown nobody:"$group" "$A/run"
-fi
+apache_user
 
 write_conf() { # LIMITED OPEN SHARED
 	apache_conf consent.conf "$@" <<CONF

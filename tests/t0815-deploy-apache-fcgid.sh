@@ -56,15 +56,7 @@ mkdir -p "$T/cgi-bin-recycle" "$T/cgi-bin-selfexit"
 cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/cgi-bin-recycle/"
 cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/cgi-bin-selfexit/"
 
-user_lines=""
-if [ "$(id -u)" -eq 0 ]; then
-	group=nogroup
-	getent group nogroup >/dev/null 2>&1 || group=nobody
-	user_lines="User nobody
-Group $group"
-	deploy_chown nobody "$group"
-	chown -R nobody:"$group" "$A/run"
-fi
+apache_user
 
 write_conf() { # LIMITED OPEN SHARED RECYCLE SELFEXIT
 	apache_conf consent-fcgid.conf "$@" <<CONF

@@ -58,17 +58,8 @@ A=$T/apache
 mkdir -p "$A/run"
 cp "$CONSENT_DB" "$T/www/old.db"
 
-user_lines="" as_user=""
-if [ "$(id -u)" -eq 0 ]; then
-	group=nogroup
-	getent group nogroup >/dev/null 2>&1 || group=nobody
-	user_lines="User nobody
-Group $group"
-	deploy_chown nobody "$group"
-	chown -R nobody:"$group" "$A/run"
-	# The unit's User=: the pools run as Apache's user.
-	as_user="setpriv --reuid nobody --regid $group --clear-groups"
-fi
+# As root, Apache and the pools (the unit's User= is Apache's) run as nobody.
+apache_user
 
 # start_pool ENDPOINT: the unit's ExecStart with %i filled in, in the
 # environment of the unit's Environment= lines but for the folders (RUN,

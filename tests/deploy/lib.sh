@@ -23,6 +23,7 @@
 #                            refused, and after Retry-After seconds the
 #                            client is let through again
 #   log_checks FILE... LABEL no sanitizer report in the servers' logs
+#   apache_user              as root: Apache and its processes as nobody
 #   deploy_absent MSG        a server or module is missing: skip, or fail
 #                            under CI=true (CI installs tools/deps.sh)
 #   fcgi_pids BINARY         the running processes of BINARY, sorted
@@ -209,6 +210,23 @@ deploy_init() {
 # The server's user must write the database and its folder (WAL files).
 deploy_chown() { # USER GROUP
 	chown -R "$1:$2" "$T/www/data"
+}
+
+# apache_user: run as root, Apache serves as nobody (it refuses to as root),
+# and so do the processes a test starts for it: sets user_lines (the
+# httpd.conf lines, for apache_conf) and as_user (a command prefix that
+# runs a program as that user; empty when not root), and hands that user
+# the database folder and $A/run.
+apache_user() {
+	local _g=nogroup
+	user_lines="" as_user=""
+	[ "$(id -u)" -eq 0 ] || return 0
+	getent group nogroup >/dev/null 2>&1 || _g=nobody
+	user_lines="User nobody
+Group $_g"
+	as_user="setpriv --reuid nobody --regid $_g --clear-groups"
+	deploy_chown nobody "$_g"
+	chown -R "nobody:$_g" "$A/run"
 }
 
 free_port() {
