@@ -101,8 +101,9 @@ sync_wal(sqlite3 *db, const char *name)
  * fdatasync here (docs/performance.md), the time every writer waits for
  * the write lock.  journal_size_limit (set_persistent) keeps that WAL
  * from staying large after a big transaction.
+ *
+ * arg is non-NULL when each commit is synced here first (sync_wal).
  */
-/* The WAL hook: arg is non-NULL when commits are synced here (sync_wal). */
 static int
 wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 {
@@ -134,7 +135,8 @@ db_may_write(const char *path)
  * is on disk; but the sync comes after SQLite has released the write lock
  * (synchronous=NORMAL, then sync_wal from the WAL hook), so that other
  * writers write while this one waits for the disk, and their syncs
- * overlap instead of queueing behind the lock.  "normal": the commits are
+ * overlap instead of queueing behind the lock (but for a database being
+ * created, which keeps synchronous=FULL).  "normal": the commits are
  * not synced; the WAL is synced only at checkpoints: a crash of the process
  * still loses nothing, but a crash of the machine or a power cut can lose
  * the last commits already answered.  Anything else is reported in one
@@ -178,7 +180,10 @@ db_open(const char *path, int flags, sqlite3 **out)
 	sqlite3 *db = NULL;
 	int create = (flags & SQLITE_OPEN_CREATE) != 0;
 	int writer = (flags & SQLITE_OPEN_READWRITE) != 0;
-	int late_sync = writer && !sync_normal();
+	int normal = writer && sync_normal();
+	/* A database being created (consentctl init) is not in WAL mode yet:
+	 * its first commits keep SQLite's own synchronous=FULL. */
+	int late_sync = writer && !create && !normal;
 	int rc;
 
 	*out = NULL;
@@ -224,7 +229,8 @@ db_open(const char *path, int flags, sqlite3 **out)
 	}
 	if (writer &&
 	    (sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK ||
-	     sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK)) {
+	     ((normal || late_sync) &&
+	      sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK))) {
 		db_log(db, path);
 		sqlite3_close(db);
 		return -1;
