@@ -101,17 +101,15 @@ ScriptAlias /floor/ "$W/floor/"
 	Include "$top/apache/consent-proxy-fcgi.conf"
 </VirtualHost>
 CONF
-# The pools: the unit's command line, as written there.
-start=$(sed -n 's/^ExecStart=//p' apache/consent-fcgi@.service)
+# The pools, as the unit starts them (tools/fcgi-pool.sh).
+. "$top/tools/fcgi-pool.sh"
 pools=
 for e in config consent scripts; do
 	n=$POOL_WRITERS; [ $e = config ] && n=$POOL_CONFIG
-	(
-		export RUN="$W/run" CGIBIN="$W/cgi-bin-proxy" PROCS=$n CONSENT_DB="$W/data/p.db"
-		[ -z "$SYNC" ] || export CONSENT_SYNC="$SYNC"
-		eval "exec $as_user $(printf '%s' "$start" | sed "s/%i/$e/g")"
-	) 2>>"$W/pools.log" &
-	pools="$pools $!"
+	FCGI_POOL_AS=$as_user fcgi_pool_start apache/consent-fcgi@.service $e \
+	    RUN="$W/run" CGIBIN="$W/cgi-bin-proxy" PROCS=$n CONSENT_DB="$W/data/p.db" \
+	    ${SYNC:+CONSENT_SYNC=$SYNC} 2>>"$W/pools.log"
+	pools="$pools $FCGI_POOL_PID"
 done
 apache2 -t -d "$W" -f "$W/httpd.conf" >/dev/null 2>&1 || die "apache2 -t: $(apache2 -t -d "$W" -f "$W/httpd.conf" 2>&1 | head -n 3)"
 apache2 -d "$W" -f "$W/httpd.conf" -k start || die "apache2 did not start"

@@ -8,6 +8,7 @@
 # same with requests not counted by mod_qos (the functional checks).
 . "$(dirname "$0")/setup.sh"
 . "$TOP/tests/deploy/lib.sh"
+. "$TOP/tools/fcgi-pool.sh"
 
 # The servers live in sbin, which a user's PATH may lack.
 PATH=$PATH:/usr/sbin:/sbin
@@ -61,19 +62,14 @@ cp "$CONSENT_DB" "$T/www/old.db"
 # As root, Apache and the pools (the unit's User= is Apache's) run as nobody.
 apache_user
 
-# start_pool ENDPOINT: the unit's ExecStart with %i filled in, in the
-# environment of the unit's Environment= lines but for the folders (RUN,
-# CGIBIN, CONSENT_DB: this test's); POOL_PID is the pool's (multiwatch's)
-# pid, stopped at exit.
+# start_pool ENDPOINT: the pool as the unit starts it (tools/fcgi-pool.sh),
+# with this test's folders; POOL_PID is its pid, stopped at exit.
 start_pool() {
-	local _e=$1 _run=$A/run _bin=$T/cgi-bin _db=$CONSENT_DB _n _i
+	local _e=$1 _run=$A/run _bin=$T/cgi-bin _n _i
 	_n=$(sed -n 's/^Environment=PROCS=//p' "$unit")
-	(
-		while IFS= read -r _v; do export "$_v"; done < <(sed -n 's/^Environment=//p' "$unit")
-		export RUN="$_run" CGIBIN="$_bin" CONSENT_DB="$_db"
-		eval "exec $as_user ${start//%i/$_e}"
-	) >> "$A/pools.log" 2>&1 &
-	POOL_PID=$!
+	FCGI_POOL_AS=$as_user fcgi_pool_start "$unit" "$_e" RUN="$_run" CGIBIN="$_bin" CONSENT_DB="$CONSENT_DB" \
+	    >> "$A/pools.log" 2>&1
+	POOL_PID=$FCGI_POOL_PID
 	serve_pid "$POOL_PID"
 	for _i in $(seq 50); do
 		[ -S "$_run/$_e.sock" ] && [ "$(fcgi_pids "$_bin/$_e" | wc -l)" -ge "$_n" ] && return 0
