@@ -4,9 +4,10 @@
 #                        and the browser SDK build/sdk/consent.js (esbuild)
 #   make test            build and run the whole suite once
 #   make test-fcgi       the suite with the endpoints reached through FastCGI
+#   make test-pg         the suite on the PostgreSQL store (build/pg, STORE=postgres)
 #   make check           the suite plainly with a short fuzz run (FUZZ_SECONDS per
-#                        harness), through FastCGI, then under ASan+UBSan
-#                        (build/asan/)
+#                        harness), through FastCGI, on PostgreSQL, then under
+#                        ASan+UBSan (build/asan/)
 #   make check-fcgi-asan the suite through FastCGI under ASan+UBSan
 #   make valgrind        the suite with every binary under valgrind (a shared
 #                        build, build/valgrind)
@@ -46,6 +47,26 @@ ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS)
 DEPDIR     = $(B)/obj/dep
 DEPFLAGS   = -MMD -MP -MF $(DEPDIR)/$(subst /,-,$(patsubst $(B)/%,%,$@)).d
 
+# STORE picks the endpoints' store: sqlite (the default: one file, the
+# embedded SQLite) or postgres (libpq, for many web hosts: README "Many web
+# hosts, one PostgreSQL").  Each endpoint links one store and its library;
+# consentctl always holds both (obj/tools/store_both.o), so that one
+# consentctl creates either kind of database and migrates from one to the
+# other.  consentctl links shared (libpq, glibc); the endpoints of
+# STORE=postgres are fully static with static-libs.sh's lean libpq (above).
+STORE ?= sqlite
+ifeq ($(STORE),sqlite)
+STORE_FLAG = -DSTORE_SQLITE
+else ifeq ($(STORE),postgres)
+STORE_FLAG = -DSTORE_POSTGRES
+else
+$(error STORE must be sqlite or postgres, not $(STORE))
+endif
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+PQ_LIBS   := $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
+# Only the PostgreSQL store includes libpq-fe.h (t0060).
+CPPFLAGS += $(PQ_CFLAGS)
+
 # STATIC=1 (the default) links fully static when tools/static-libs.sh has
 # made its two archives in STATIC_DIR and they are current (made from the
 # installed libsqlite3-dev and libcjson-dev; tools/deps.sh runs it): a lean
@@ -80,12 +101,40 @@ LIBS = -static -lsqlite3 -lcrypto -lmaxminddb -lfcgi $(CJSON_A) -lm -lpthread -l
 else
 LIBS = -Wl,-Bstatic -lsqlite3 -lcrypto -lmaxminddb -lfcgi -Wl,-Bdynamic -lcjson -lm -lpthread -ldl
 ifneq ($(filter-out clean bench bench-sdk fuzz,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(STORE),postgres)
 $(info make: no current static archives in $(STATIC_DIR) (sh tools/static-libs.sh makes them): not fully static, cJSON and glibc stay shared)
+endif
 endif
 endif
 else
 LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lfcgi -lm
 endif
+# The endpoints of STORE=postgres link fully static too when static-libs.sh
+# has made its lean libpq (libpq.a and the libpgcommon_shlib.a and
+# libpgport_shlib.a it needs, from the source of the installed libpq-dev)
+# and its cJSON, both current: libpq and glibc shared cost every request
+# some 5 ms at start (docs/performance.md); they then look users up in
+# /etc/passwd only (store_pg.c: nss_static).  Without those archives, or
+# with STATIC=0, they link libpq, and so the rest, shared.
+ifeq ($(STORE),postgres)
+PQ_STATIC_CURRENT := $(if $(filter 1,$(STATIC)),$(shell sh tools/static-libs.sh --check '$(STATIC_DIR)' cjson pq && echo yes))
+ifeq ($(PQ_STATIC_CURRENT),yes)
+STATIC_ARCHIVES = $(STATIC_DIR)/libpq.a $(STATIC_DIR)/libpgcommon_shlib.a $(STATIC_DIR)/libpgport_shlib.a \
+                  $(or $(CJSON_A),$(STATIC_DIR)/libcjson.a)
+LIBS = -static $(STATIC_ARCHIVES) -lcrypto -lmaxminddb -lfcgi -lm -lpthread -ldl
+else
+STATIC_ARCHIVES =
+LIBS = -Wl,--as-needed -lcjson -lcrypto -lmaxminddb -lfcgi $(PQ_LIBS) -lm
+ifeq ($(STATIC),1)
+ifneq ($(filter-out clean bench bench-sdk fuzz,$(or $(MAKECMDGOALS),all)),)
+$(info make: no current static libpq in $(STATIC_DIR) (sh tools/static-libs.sh makes it when libpq-dev is installed): the PostgreSQL endpoints link libpq and glibc shared)
+endif
+endif
+endif
+CPPFLAGS += -DSANDBOX_UNIX_SOCKETS
+endif
+# consentctl: both stores, linked shared (libpq).
+CTL_LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lfcgi $(PQ_LIBS) -lm
 ifeq ($(HASH_EVP),1)
 CPPFLAGS += -DHASH_EVP
 endif
@@ -94,10 +143,14 @@ ifeq ($(SAN),1)
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-COMMON_SRC := $(sort $(wildcard common/*.c))
+
+PG_SRC     := $(sort $(wildcard common/store_pg*.c))
+PG_OBJ     := $(PG_SRC:common/%.c=$(B)/obj/common/%.o) $(B)/obj/gen/schema_pg_data.o
+COMMON_SRC := $(filter-out $(PG_SRC),$(sort $(wildcard common/*.c)))
 GEN_SRC    := $(B)/gen/defaults_data.c $(B)/gen/defaults_hash.c $(B)/gen/schema_data.c \
               $(B)/gen/trackers_data.c
-COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
+COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o) \
+              $(if $(filter postgres,$(STORE)),$(PG_OBJ))
 LIB        := $(B)/obj/libcommon.a
 
 CGIS       := $(B)/cgi-bin/config $(B)/cgi-bin/consent $(B)/cgi-bin/scripts
@@ -176,11 +229,21 @@ $(SETTINGS_H): FORCE
 
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' '$(subst ','\'',$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIBS))' | sh tools/stamp.sh $@
+	@printf '%s\n' '$(subst ','\'',$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIBS) $(STORE_FLAG) $(CTL_LIBS))' | sh tools/stamp.sh $@
 
 $(B)/obj/common/%.o: common/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# store.c names the backends of the endpoints (STORE), and again, with
+# both, for consentctl.
+$(B)/obj/common/store.o: common/store.c $(SETTINGS_H) $(FLAGS_STAMP)
+	@mkdir -p $(@D) $(DEPDIR)
+	$(CC) $(CPPFLAGS) $(STORE_FLAG) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/obj/tools/store_both.o: common/store.c $(SETTINGS_H) $(FLAGS_STAMP)
+	@mkdir -p $(@D) $(DEPDIR)
+	$(CC) $(CPPFLAGS) -DSTORE_SQLITE -DSTORE_POSTGRES $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/obj/gen/%.o: $(B)/gen/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
@@ -209,6 +272,10 @@ $(B)/gen/schema_data.c: schema.sql tools/embed.sh
 	@mkdir -p $(@D)
 	sh tools/embed.sh schema_data schema.sql > $@.tmp && mv $@.tmp $@
 
+$(B)/gen/schema_pg_data.c: schema_pg.sql tools/embed.sh
+	@mkdir -p $(@D)
+	sh tools/embed.sh schema_pg_data schema_pg.sql > $@.tmp && mv $@.tmp $@
+
 $(B)/gen/trackers_data.c: common/trackers.tsv tools/gen-trackers.sh
 	@mkdir -p $(@D)
 	sh tools/gen-trackers.sh common/trackers.tsv > $@.tmp && mv $@.tmp $@
@@ -225,14 +292,17 @@ $(B)/obj/tools/%.o: tools/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# consentctl alone holds the report page (report_data.o, not in the library).
-$(CTL): $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB) $(STATIC_ARCHIVES)
+# consentctl alone holds the report page (report_data.o, not in the
+# library) and both stores (store_both.o, before the library, wins over its
+# store.o; the PostgreSQL store's objects, which the default library lacks).
+CTL_STORE = $(B)/obj/tools/store_both.o $(if $(filter postgres,$(STORE)),,$(PG_OBJ))
+$(CTL): $(CTL_OBJ) $(CTL_STORE) $(B)/obj/gen/report_data.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(B)/obj/gen/report_data.o $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(CTL_STORE) $(B)/obj/gen/report_data.o $(LIB) $(CTL_LIBS)
 
 $(B)/tests/unit/%: tests/unit/%.c $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
-	$(CC) $(CPPFLAGS) -iquote tests/unit $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(CPPFLAGS) $(STORE_FLAG) -iquote tests/unit $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
 
 $(FCGI_CLIENT): tests/fcgi-client.c $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
@@ -248,6 +318,15 @@ test: all
 # long-lived processes (tests/setup.sh, tests/fcgi-client.c).
 test-fcgi: all
 	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi sh tests/run.sh
+
+# The same suite on the PostgreSQL store: the endpoints built with
+# STORE=postgres (build/pg), a private cluster and pgbouncer started by
+# tests/run.sh (tests/pg.sh), a fresh database for each test file.
+test-pg:
+	$(MAKE) B=build/pg STORE=postgres all
+	$(MAKE) B=build/valgrind-pg STATIC=0 STORE=postgres $(CGIS:$(B)/%=build/valgrind-pg/%)
+	BUILD=$(abspath build/pg) VALGRIND_BUILD=$(abspath build/valgrind-pg) \
+	CONSENT_TEST_STORE=postgres sh tests/run.sh
 
 # check: the suite, a short fuzzing run of every harness (FUZZ_SECONDS each,
 # two at a time: t0950), the suite through FastCGI, then the suite again
@@ -266,6 +345,10 @@ check: all
 	BUILD=$(abspath $(B)) VALGRIND_BUILD=$(abspath build/valgrind) \
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh
 	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi sh tests/run.sh
+	$(MAKE) B=build/pg STORE=postgres all
+	$(MAKE) B=build/valgrind-pg STATIC=0 STORE=postgres $(CGIS:$(B)/%=build/valgrind-pg/%)
+	BUILD=$(abspath build/pg) VALGRIND_BUILD=$(abspath build/valgrind-pg) \
+	CONSENT_TEST_STORE=postgres sh tests/run.sh
 	$(MAKE) B=build/asan SAN=1 all
 	BUILD=$(abspath build/asan) SANITIZED=1 $(SAN_ENV) sh tests/run.sh
 
@@ -302,12 +385,12 @@ install: $(CGIS) $(CTL) sdk
 	install -d $(DESTDIR)$(dir $(DBPATH))
 	install -m 0755 $(CGIS) $(DESTDIR)$(CGIBIN)/
 	install -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/
-	install -m 0644 schema.sql $(DESTDIR)$(SHAREDIR)/
-	cp -R apache lighttpd $(DESTDIR)$(SHAREDIR)/
+	install -m 0644 schema.sql schema_pg.sql $(DESTDIR)$(SHAREDIR)/
+	cp -R apache lighttpd pgbouncer $(DESTDIR)$(SHAREDIR)/
 
 clean:
 	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)
 
-.PHONY: all sdk sdk-missing test test-fcgi check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz install clean FORCE
+.PHONY: all sdk sdk-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz install clean FORCE
 FORCE:
-.SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c
+.SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

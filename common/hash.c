@@ -116,6 +116,18 @@ hash_unhex(const char *hex, unsigned char md[32])
 }
 
 int
+hash_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
 hash_sha256_hex(const void *data, size_t len, char out[65])
 {
 	unsigned char md[32];

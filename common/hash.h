@@ -17,5 +17,7 @@ const char *hash_backend(void);
 void hash_hex(const unsigned char md[32], char out[65]);
 /* 64 lower-case hex digits (then the end of the string) as 32 bytes: 0 or -1. */
 int hash_unhex(const char *hex, unsigned char md[32]);
+/* The value of one hex digit, either case, or -1 for any other character. */
+int hash_hex_digit(char c);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "http.h"
 #include "io.h"
 #include "limits.h"
@@ -122,18 +123,6 @@ http_finish(struct http_req *r)
 	}
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Decode s[0..len) into out; -1 on bad escape, control byte or overflow. */
 static int
 decode(const char *s, size_t len, char *out, size_t outsz)
@@ -148,8 +137,8 @@ decode(const char *s, size_t len, char *out, size_t outsz)
 			int hi, lo;
 			if (i + 2 >= len)
 				return -1;
-			hi = hexval(s[i + 1]);
-			lo = hexval(s[i + 2]);
+			hi = hash_hex_digit(s[i + 1]);
+			lo = hash_hex_digit(s[i + 2]);
 			if (hi < 0 || lo < 0)
 				return -1;
 			c = hi * 16 + lo;

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include <linux/audit.h>
@@ -66,7 +67,10 @@ static const unsigned int denied[] = {
 	__NR_clone3,
 #endif
 	__NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev,
-	__NR_socket, __NR_socketpair,
+#ifndef SANDBOX_UNIX_SOCKETS
+	__NR_socket,
+#endif
+	__NR_socketpair,
 	__NR_unshare, __NR_setns, __NR_mount,
 	__NR_bpf, __NR_perf_event_open,
 #ifdef __NR_io_uring_setup      /* Linux 5.1 */
@@ -86,7 +90,17 @@ static const unsigned int denied[] = {
  * int: the low 32 bits of the argument are compared.
  */
 #define ACCEPT_LEN 6
-#define FILTER_LEN (8 + ACCEPT_LEN + 3 * DENIED_N)
+/*
+ * The endpoints of the PostgreSQL store (make STORE=postgres) connect to
+ * the database, through the host's own pgbouncer on a Unix socket: socket()
+ * is allowed for AF_UNIX only, any other family fails as before.
+ */
+#ifdef SANDBOX_UNIX_SOCKETS
+#define SOCKET_LEN 5
+#else
+#define SOCKET_LEN 0
+#endif
+#define FILTER_LEN (8 + ACCEPT_LEN + SOCKET_LEN + 3 * DENIED_N)
 /* Jump offsets are narrowed to the 8 bits of sock_filter.jt: a filter of
  * at most 256 instructions keeps every forward jump within them. */
 _Static_assert(FILTER_LEN <= 256, "seccomp jump offsets must fit in 8 bits");
@@ -167,6 +181,15 @@ filter_build(void)
 	filter[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1);
 	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+#ifdef SANDBOX_UNIX_SOCKETS
+	/* socket: the family (an int) must be AF_UNIX; anything else: on. */
+	filter[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 4);
+	filter[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	    offsetof(struct seccomp_data, args[0]) + ARG_LOW);
+	filter[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1);
+	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+#endif
 	deny = at + tree_len(DENIED_N);
 	at = tree_emit(s, DENIED_N, at, deny);
 	filter[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);

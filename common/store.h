@@ -184,10 +184,11 @@ int store_scripts_report(struct store *st, int64_t site_id, const char *page_url
 
 /* ---- administration (consentctl): store_schema.c, store_sites.c, store_configs.c, store_log.c, store_scripts.c ---- */
 
-/* Create or upgrade the schema from its SQL text, set WAL.  STORE_EXISTS
+/* Create or upgrade the schema (the backend's own, schema.sql or
+ * schema_pg.sql) in one transaction; SQLite's also set WAL.  STORE_EXISTS
  * when the database is newer than this program.  *from receives the
  * version the database had (0: new). */
-int store_init(struct store *st, const char *schema_sql, int64_t *from);
+int store_init(struct store *st, int64_t *from);
 
 /* mau_cap -1: none of its own.  The n hosts (normalised, repeats allowed)
  * are registered in the same transaction.  STORE_EXISTS if the key is taken. */
@@ -469,5 +470,54 @@ int store_builtin_each(struct store *st, store_builtin_fn fn, void *arg);
 /* How many entries of the site name built-in texts that have no record
  * (their build never ran init or publish on this database). */
 int store_builtin_missing(struct store *st, const char *key, int64_t *n);
+
+/* ---- copying a whole database into another (consentctl migrate): store_copy.c,
+ * store_pg_copy.c ---- */
+
+/*
+ * A copy goes part by part: each part is the rows of one table, in columns
+ * both stores give and take in the same order (the PostgreSQL store's
+ * monthly-visitor counts as one row per site and month, their sum), and
+ * "sites.config_id" (site id, published config id): the sites are copied
+ * without their published version, which points at a config, and get it in
+ * that part, after the configs (each table then only refers to what was
+ * copied before it).  Values cross as text, NULL for SQL NULL: integers in
+ * decimal, fractions as the shortest text that reads back as the same
+ * double.
+ *
+ * store_copy_parts(): the parts, in the order a copy takes them (static
+ * strings), after checking that the database is at this program's schema
+ * version (else STORE_ERROR, reported: consentctl init upgrades it).
+ * store_copy_count(): how many rows the part has; store_copy_read(): hand
+ * fn each of them (the cells are valid during the call only) until it
+ * returns non-zero: that value, STORE_OK, or STORE_ERROR.  Read the source
+ * between store_snapshot(st, 1) and store_snapshot(st, 0), so that the
+ * counts and the rows are those of one moment.
+ *
+ * On the target, one transaction: store_copy_begin() starts it and checks
+ * the schema version and that the database holds nothing (every table
+ * empty but builtin_texts, which consentctl init fills, and whose rows it
+ * then deletes: the copy brings the source's; else STORE_ERROR, reported
+ * with a table that is not empty).  store_copy_write(st, part, feed,
+ * arg, &written) writes one part: it calls feed(arg, put, put_arg) once,
+ * which hands put each row (what store_copy_read gives) and returns 0 or
+ * non-zero to give up; *written receives how many rows were written.  A
+ * part whose name the store does not know is refused before anything is
+ * done with it.  store_copy_count() then counts within the transaction,
+ * and store_copy_end() commits it (commit 1) or takes all of it back.
+ * Each returns STORE_OK or STORE_ERROR (reported; store_copy_read also
+ * fn's non-zero return); after a failure on the target only
+ * store_copy_end(st, 0) is of use.
+ */
+#define STORE_COPY_CELLS_MAX 30   /* the most columns of a part: consent_log's */
+typedef int (*store_cells_fn)(void *arg, const char *const *cells, size_t n);
+typedef int (*store_feed_fn)(void *arg, store_cells_fn put, void *put_arg);
+int store_copy_parts(struct store *st, const char *const **parts, size_t *n);
+int store_copy_count(struct store *st, const char *part, int64_t *n);
+int store_copy_read(struct store *st, const char *part, store_cells_fn fn, void *arg);
+int store_copy_begin(struct store *st);
+int store_copy_write(struct store *st, const char *part, store_feed_fn feed, void *arg,
+                     int64_t *written);
+int store_copy_end(struct store *st, int commit);
 
 #endif

@@ -8,7 +8,7 @@
 #include "store_sql.h"
 
 int
-store_builtin_record(struct store *st, const char *sha256, const char *pieces, size_t len)
+sqlite_store_builtin_record(struct store *st, const char *sha256, const char *pieces, size_t len)
 {
 	static const char sql[] =
 	    "INSERT OR IGNORE INTO builtin_texts (sha256, pieces, recorded_at) VALUES (?1, ?2, ?3)";
@@ -53,7 +53,7 @@ column_copy(sqlite3_stmt *q, int i, char **out, size_t *len)
 }
 
 int
-store_builtin_get(struct store *st, const char *sha256, char **pieces, size_t *len)
+sqlite_store_builtin_get(struct store *st, const char *sha256, char **pieces, size_t *len)
 {
 	static const char sql[] = "SELECT pieces FROM builtin_texts WHERE sha256 = ?1";
 	sqlite3_stmt *q = NULL;
@@ -79,7 +79,7 @@ store_builtin_get(struct store *st, const char *sha256, char **pieces, size_t *l
 }
 
 int
-store_builtin_each(struct store *st, store_builtin_fn fn, void *arg)
+sqlite_store_builtin_each(struct store *st, store_builtin_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT sha256, pieces, recorded_at FROM builtin_texts ORDER BY recorded_at, sha256";
@@ -113,7 +113,7 @@ out:
 }
 
 int
-store_builtin_missing(struct store *st, const char *key, int64_t *n)
+sqlite_store_builtin_missing(struct store *st, const char *key, int64_t *n)
 {
 	static const char sql[] =
 	    "SELECT count(*) FROM consent_log l WHERE l.site_id = ?1"

@@ -63,7 +63,7 @@ out:
 }
 
 int
-store_config_prepare_live(struct store *st, const struct store_preparer *p)
+sqlite_store_config_prepare_live(struct store *st, const struct store_preparer *p)
 {
 	static const char sql[] =
 	    "SELECT c.id, c.document FROM sites s JOIN configs c ON c.id = s.config_id";
@@ -124,8 +124,8 @@ out:
 }
 
 int
-store_config_publish(struct store *st, const char *key, const char *doc,
-                     const struct store_prepared *prep, int64_t *version)
+sqlite_store_config_publish(struct store *st, const char *key, const char *doc,
+                            const struct store_prepared *prep, int64_t *version)
 {
 	static const char insert_sql[] =
 	    "INSERT INTO configs (site_id, version, document, published_at, sha256)"

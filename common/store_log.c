@@ -5,20 +5,9 @@
 #include "log.h"
 #include "store_sql.h"
 
-/*
- * The export's columns: those CONTRACT 3 names are always present, the
- * optional request fields only when the client sent them; then, always,
- * what schema versions 3 and 4 added, last, so that a reader of an older
- * CSV layout finds its columns where they were.
- */
-const struct store_column store_export_columns[] = {
-	LOG_COLUMN_LIST(ST_JSON)
-};
-const size_t store_export_ncolumns = SQL_NCOLS(store_export_columns);
-
 int
-store_consent_export(struct store *st, const char *key, const char *since,
-                     store_row_fn fn, void *arg)
+sqlite_store_consent_export(struct store *st, const char *key, const char *since,
+                            store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT " LOG_FIELDS " FROM " LOG_FROM " WHERE l.site_id = ?1"
@@ -29,11 +18,7 @@ store_consent_export(struct store *st, const char *key, const char *since,
 	    store_export_ncolumns, fn, arg, "consent export");
 }
 
-static const struct store_column stats_columns[] = {
-	{"mau", ST_INT, 0}, {"entries", ST_INT, 0},
-	{"by_event_type", ST_JSON, 0}, {"by_event_action", ST_JSON, 0},
-	{"by_gpc", ST_JSON, 0}, {"gpc_percent", ST_NUMBER, 0},
-};
+static const struct store_column stats_columns[] = { STATS_COLUMN_LIST };
 
 /* Counts by every event_type and event_action the consent endpoint accepts
  * (spec 4.2), zeros included, so scripts can rely on the keys; by Global
@@ -41,7 +26,7 @@ static const struct store_column stats_columns[] = {
  * schema version 3), and gpc_percent, the share of entries with the signal
  * among those where it was recorded (one decimal; null when none was). */
 int
-store_stats(struct store *st, const char *key, cJSON **out)
+sqlite_store_stats(struct store *st, const char *key, cJSON **out)
 {
 	static const char sql[] =
 	    "SELECT coalesce((SELECT visitors FROM mau_counts"

@@ -7,22 +7,9 @@
 #include "log.h"
 #include "store_sql.h"
 
-const struct store_column store_log_columns[] = {
-	{"id", ST_INT, 0}, LOG_COLUMN_LIST(ST_TEXT), {"pruned", ST_BOOL, 0},
-};
-const size_t store_log_ncolumns = SQL_NCOLS(store_log_columns);
-
-/* The log's rows with the site key, for digesting old entries at init. */
-static const struct store_column digest_columns[] = {
-	{"id", ST_INT, 0}, LOG_COLUMN_LIST(ST_TEXT), {"pruned", ST_BOOL, 0},
-	{"site_key", ST_TEXT, 0},
-};
-
-#define LOG_ROW "l.id AS id, " LOG_FIELDS ", 0 AS pruned"
-
 /* A read transaction takes its snapshot at its first read: take it now. */
 int
-store_snapshot(struct store *st, int begin)
+sqlite_store_snapshot(struct store *st, int begin)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = STORE_ERROR;
@@ -47,8 +34,8 @@ store_snapshot(struct store *st, int begin)
 }
 
 int
-store_consent_find(struct store *st, const char *key, const char *anon_id_hash,
-                   store_row_fn fn, void *arg)
+sqlite_store_consent_find(struct store *st, const char *key, const char *anon_id_hash,
+                          store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT " LOG_ROW " FROM " LOG_FROM
@@ -59,7 +46,7 @@ store_consent_find(struct store *st, const char *key, const char *anon_id_hash,
 }
 
 int
-store_unsealed(struct store *st, const char *key, store_row_fn fn, void *arg)
+sqlite_store_unsealed(struct store *st, const char *key, store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT " LOG_ROW " FROM " LOG_FROM
@@ -71,20 +58,17 @@ store_unsealed(struct store *st, const char *key, store_row_fn fn, void *arg)
 }
 
 int
-store_consent_count(struct store *st, const char *key, int64_t *n)
+sqlite_store_consent_count(struct store *st, const char *key, int64_t *n)
 {
 	static const char sql[] = "SELECT count(*) FROM consent_log WHERE site_id = ?1";
 
 	return sql_site_int64(st, key, sql, n, "count entries");
 }
 
-static const struct store_column seal_columns[] = {
-	{"seq", ST_INT, 0}, {"sealed_at", ST_TEXT, 0}, {"tree_size", ST_INT, 0},
-	{"root", ST_TEXT, 0}, {"prev", ST_TEXT, 0}, {"hash", ST_TEXT, 0},
-};
+static const struct store_column seal_columns[] = { SEAL_COLUMN_LIST };
 
 int
-store_seals(struct store *st, const char *key, store_row_fn fn, void *arg)
+sqlite_store_seals(struct store *st, const char *key, store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT seq AS seq, sealed_at AS sealed_at, tree_size AS tree_size,"
@@ -114,8 +98,8 @@ seal_id(struct store *st, int64_t site, int64_t seq, int64_t *id)
 }
 
 int
-store_seal_leaves(struct store *st, const char *key, int64_t seq,
-                  store_row_fn fn, void *arg)
+sqlite_store_seal_leaves(struct store *st, const char *key, int64_t seq,
+                         store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT " LOG_ROW " FROM " LOG_FROM " WHERE l.seal_id = ?1 AND l.site_id = ?2"
@@ -238,8 +222,8 @@ out:
 }
 
 int
-store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
-           void *arg, int64_t *sealed)
+sqlite_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
+                  void *arg, int64_t *sealed)
 {
 	static const char last_sql[] =
 	    "SELECT coalesce(max(seq), 0) FROM consent_seals WHERE site_id = ?1";
@@ -330,7 +314,7 @@ done:
 }
 
 int
-store_site_keys(struct store *st, store_key_fn fn, void *arg)
+sqlite_store_site_keys(struct store *st, store_key_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT site_key, coalesce(retention_days, -1) FROM sites ORDER BY site_key";
@@ -383,8 +367,8 @@ out:
 }
 
 int
-store_config_version(struct store *st, const char *key, int64_t version,
-                     char **document, char sha256[65])
+sqlite_store_config_version(struct store *st, const char *key, int64_t version,
+                            char **document, char sha256[65])
 {
 	static const char sql[] =
 	    "SELECT c.document, c.sha256 FROM configs c JOIN sites s ON s.id = c.site_id"
@@ -418,12 +402,10 @@ store_config_version(struct store *st, const char *key, int64_t version,
 	return rc;
 }
 
-static const struct store_column version_columns[] = {
-	{"version", ST_INT, 0}, {"sha256", ST_TEXT, 0}, {"document", ST_TEXT, 0},
-};
+static const struct store_column version_columns[] = { VERSION_COLUMN_LIST };
 
 int
-store_config_versions(struct store *st, const char *key, store_row_fn fn, void *arg)
+sqlite_store_config_versions(struct store *st, const char *key, store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT version AS version, sha256 AS sha256, document AS document"
@@ -476,8 +458,8 @@ wal_truncate(struct store *st)
  * then) found by a range of ids.
  */
 int
-store_consent_erase(struct store *st, const char *key, const char *anon_id_hash,
-                    int64_t *count)
+sqlite_store_consent_erase(struct store *st, const char *key, const char *anon_id_hash,
+                           int64_t *count)
 {
 	static const char max_sql[] = "SELECT coalesce(max(id), 0) FROM consent_log";
 	static const char find_sql[] =
@@ -589,12 +571,10 @@ out:
 	return rc;
 }
 
-static const struct store_column erasure_columns[] = {
-	{"erased_at", ST_TEXT, 0}, {"entries", ST_INT, 0},
-};
+static const struct store_column erasure_columns[] = { ERASURE_COLUMN_LIST };
 
 int
-store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg)
+sqlite_store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT erased_at AS erased_at, entries AS entries FROM consent_erasures"
@@ -605,8 +585,8 @@ store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg)
 }
 
 int
-store_purge_entries(struct store *st, const char *key, const char *cutoff,
-                    size_t max, int dry_run, int64_t *done)
+sqlite_store_purge_entries(struct store *st, const char *key, const char *cutoff,
+                           size_t max, int dry_run, int64_t *done)
 {
 	static const char count_sql[] =
 	    "SELECT count(*) FROM consent_log WHERE site_id = ?1 AND created_at < ?2";
@@ -662,8 +642,8 @@ fail:
 }
 
 int
-store_purge_visitors(struct store *st, const char *month, size_t max,
-                     int dry_run, int64_t *done)
+sqlite_store_purge_visitors(struct store *st, const char *month, size_t max,
+                            int dry_run, int64_t *done)
 {
 	static const char count_sql[] = "SELECT count(*) FROM mau_visitors WHERE month < ?1";
 	static const char del_sql[] =
@@ -697,9 +677,11 @@ store_purge_visitors(struct store *st, const char *month, size_t max,
 	return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
 }
 
+static const struct store_column digest_columns[] = { DIGEST_COLUMN_LIST };
+
 int
-store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *arg,
-                     int64_t *done)
+sqlite_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *arg,
+                            int64_t *done)
 {
 	static const char sel_sql[] =
 	    "SELECT " LOG_ROW ", t.site_key AS site_key FROM " LOG_FROM

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "store_report_json.h"
 #include "store_sql.h"
 
 /*
@@ -25,25 +26,10 @@
 #define BY_ROWID " FROM consent_log WHERE id BETWEEN ?11 AND ?12" \
 	" AND +site_id = ?1 AND +created_at >= ?2 AND +created_at < ?3"
 #define BOTH(sql) {sql(BY_INDEX), sql(BY_ROWID)}
-#define DECISION " AND event_type <> 'impression'"
-#define ACTIONS \
-	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'opt_in') AS opt_in," \
-	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'opt_out') AS opt_out," \
-	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'partial') AS partial," \
-	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'acknowledge')" \
-	" AS acknowledge"
-#define ACTION_COLUMNS \
-	{"opt_in", ST_INT, 0}, {"opt_out", ST_INT, 0}, {"partial", ST_INT, 0}, \
-	{"acknowledge", ST_INT, 0}
 
-/* Time to action of the decisions that sent it, counted in the totals
- * (and taken out of them by add_tta): how many, and how many fall
- * below each bound of tta_bounds but the first (?5 to ?10), from which the
- * buckets (milliseconds: bucket i holds [bound i, bound i + 1), the last
- * one everything from its bound on) are the differences: one comparison
- * per bound and row. */
-static const int tta_bounds[] = {0, 1000, 2000, 5000, 10000, 30000, 60000};
-#define NBOUNDS (sizeof(tta_bounds) / sizeof(tta_bounds[0]))
+/* Time to action (TTA_NAMES, store_report_json.h): how many decisions
+ * sent it, and how many fall below each bound but the first (?5 to ?10):
+ * one comparison per bound and row. */
 #define TTA \
 	" count(time_to_action_ms) FILTER (WHERE event_type <> 'impression') AS tta_count," \
 	" count(*) FILTER (WHERE event_type <> 'impression' AND time_to_action_ms < ?5) AS tta_below_1," \
@@ -52,20 +38,12 @@ static const int tta_bounds[] = {0, 1000, 2000, 5000, 10000, 30000, 60000};
 	" count(*) FILTER (WHERE event_type <> 'impression' AND time_to_action_ms < ?8) AS tta_below_4," \
 	" count(*) FILTER (WHERE event_type <> 'impression' AND time_to_action_ms < ?9) AS tta_below_5," \
 	" count(*) FILTER (WHERE event_type <> 'impression' AND time_to_action_ms < ?10) AS tta_below_6"
-#define TTA_COLUMNS \
-	{"tta_count", ST_INT, 0}, {"tta_below_1", ST_INT, 0}, {"tta_below_2", ST_INT, 0}, \
-	{"tta_below_3", ST_INT, 0}, {"tta_below_4", ST_INT, 0}, {"tta_below_5", ST_INT, 0}, \
-	{"tta_below_6", ST_INT, 0}
-static const char *const tta_names[NBOUNDS] = {
-	"tta_count", "tta_below_1", "tta_below_2", "tta_below_3", "tta_below_4",
-	"tta_below_5", "tta_below_6",
-};
 
-/* The median: the mean of the middle one or two values, ?13 of them after
- * ?14, among the values in [?15, ?16) (NULL: no bound), the buckets that
- * hold the middle ones, in ascending or descending order, whichever skips
- * fewer: SQLite's ORDER BY with LIMIT keeps only the rows it skips and
- * takes, so the sort is of part of one bucket, not of every value. */
+/* The median (struct report_json_median): the mean of the middle one or
+ * two values, ?13 of them after ?14, among the values in [?15, ?16) (NULL:
+ * no bound), in ascending or descending order: SQLite's ORDER BY with
+ * LIMIT keeps only the rows it skips and takes, so the sort is of part of
+ * one bucket, not of every value. */
 #define MEDIAN_SQL(period, order) \
 	"SELECT avg(ms) FROM (SELECT time_to_action_ms AS ms" period DECISION \
 	" AND time_to_action_ms IS NOT NULL" \
@@ -105,9 +83,9 @@ static const char *const groups_sql[2] = BOTH(GROUPS_SQL);
 
 static const struct store_column totals_columns[] = {
 	{"entries", ST_INT, 0}, {"impressions", ST_INT, 0}, {"decisions", ST_INT, 0},
-	ACTION_COLUMNS,
+	ACTION_COLUMN_LIST,
 	{"gpc_sent", ST_INT, 0}, {"gpc_not_sent", ST_INT, 0}, {"gpc_not_recorded", ST_INT, 0},
-	TTA_COLUMNS,
+	TTA_COLUMN_LIST,
 };
 static const char totals_sql[] =
     "SELECT" SUM("entries") "," SUM("impressions") "," SUM("decisions") "," SUM_ACTIONS ","
@@ -118,7 +96,7 @@ static const char totals_sql[] =
 
 static const struct store_column daily_columns[] = {
 	{"day", ST_TEXT, 0}, {"impressions", ST_INT, 0}, {"decisions", ST_INT, 0},
-	ACTION_COLUMNS,
+	ACTION_COLUMN_LIST,
 };
 static const char daily_sql[] =
     "SELECT day AS day," SUM("impressions") "," SUM("decisions") "," SUM_ACTIONS
@@ -127,7 +105,7 @@ static const char daily_sql[] =
 /* The decisions split by one column of the entry, the largest group first:
  * the groups with a decision summed by that column. */
 static const struct store_column split_columns[] = {
-	{"key", ST_TEXT, 0}, {"decisions", ST_INT, 0}, ACTION_COLUMNS,
+	{"key", ST_TEXT, 0}, {"decisions", ST_INT, 0}, ACTION_COLUMN_LIST,
 };
 #define SPLIT_SQL(col) \
 	"SELECT " col " AS key," SUM("decisions") "," SUM_ACTIONS \
@@ -149,9 +127,7 @@ static const struct split {
  * category NULL counts the visitors; then, per category id, the visitors
  * whose last decision names it and how many of them it allows.  One sort
  * by visitor, one lookup per visitor who decided, one sort by object. */
-static const struct store_column category_columns[] = {
-	{"category", ST_TEXT, 0}, {"visitors", ST_INT, 0}, {"allowed", ST_INT, 0},
-};
+static const struct store_column category_columns[] = { CATEGORY_COLUMN_LIST };
 #define CATEGORIES_SQL(period) \
 	"WITH last AS (SELECT max(id) FILTER (WHERE event_type <> 'impression') AS id" \
 	period " GROUP BY anon_id_hash)," \
@@ -167,9 +143,7 @@ static const struct store_column category_columns[] = {
 static const char *const categories_sql[2] = BOTH(CATEGORIES_SQL);
 
 /* Monthly visitors of the months the period touches (?4: its first month). */
-static const struct store_column mau_columns[] = {
-	{"month", ST_TEXT, 0}, {"visitors", ST_INT, 0},
-};
+static const struct store_column mau_columns[] = { MAU_COLUMN_LIST };
 static const char mau_sql[] =
     "SELECT month AS month, visitors AS visitors FROM mau_counts"
     " WHERE site_id = ?1 AND month >= ?4 AND month || '-01T00:00:00.000Z' < ?3"
@@ -177,11 +151,7 @@ static const char mau_sql[] =
 
 /* The script records seen in the period (first seen before its end, last
  * seen after its start). */
-static const struct store_column script_columns[] = {
-	{"domain", ST_TEXT, 0}, {"category", ST_TEXT, 0}, {"blocked", ST_BOOL, 0},
-	{"first_seen", ST_TEXT, 0}, {"last_seen", ST_TEXT, 0},
-	{"seen_count", ST_INT, 0}, {"last_page_url", ST_TEXT, 0},
-};
+static const struct store_column script_columns[] = { SEEN_SCRIPT_COLUMN_LIST };
 static const char scripts_sql[] =
     "SELECT domain AS domain, category AS category, blocked AS blocked,"
     " first_seen AS first_seen, last_seen AS last_seen, seen_count AS seen_count,"
@@ -215,27 +185,13 @@ prepare(struct store *st, const char *sql, const struct period *p)
 	if (n >= 4)  /* "YYYY-MM", copied */
 		sqlite3_bind_text(q, 4, p->from, 7, SQLITE_TRANSIENT);
 	if (n >= 10)  /* the bounds of time to action but the first */
-		for (i = 1; i < (int)NBOUNDS; i++)
-			sqlite3_bind_int(q, i + 4, tta_bounds[i]);
+		for (i = 1; i < TTA_NBOUNDS; i++)
+			sqlite3_bind_int(q, i + 4, report_json_tta_bounds[i]);
 	if (n >= 12) {
 		sqlite3_bind_int64(q, 11, p->lo);
 		sqlite3_bind_int64(q, 12, p->hi);
 	}
 	return q;
-}
-
-/* store_row_fn: a copy of each row appended to the array arg. */
-static int
-collect(const cJSON *row, void *arg)
-{
-	cJSON *copy = cJSON_Duplicate(row, 1);
-
-	if (copy == NULL || !cJSON_AddItemToArray(arg, copy)) {
-		cJSON_Delete(copy);
-		log_error("out of memory");
-		return STORE_ERROR;
-	}
-	return 0;
 }
 
 /* Run sql and add its one row (rows == 0) or its rows as an array
@@ -254,7 +210,7 @@ add_query(struct store *st, cJSON *out, const char *name, const char *sql, int r
 		if ((v = cJSON_CreateArray()) == NULL)
 			rc = STORE_ERROR;
 		else
-			rc = sql_walk(st, q, cols, n, collect, v, name);
+			rc = sql_walk(st, q, cols, n, report_json_collect, v, name);
 	} else {
 		rc = sql_one_row(st, q, cols, n, &v, name);
 		if (rc == STORE_NOTFOUND)  /* an aggregate always has a row */
@@ -295,97 +251,31 @@ choose_walk(struct store *st, struct period *p)
 	return STORE_OK;
 }
 
-/* The bucket (tta_bounds) of the value of rank r (0 the smallest) of the
- * n times, below[i] of them below bound i (below[NBOUNDS] = n). */
-static size_t
-bucket_of(const int64_t *below, int64_t r)
-{
-	size_t i = 0;
-
-	while (i + 1 < NBOUNDS && below[i + 1] <= r)
-		i++;
-	return i;
-}
-
-/* The median of the n times to action (NULL for none) into tta: the mean
- * of the values of rank lo and hi (the same one when n is odd), read from
- * the buckets that hold them. */
+/* report_json_median_fn: the median as m says, over the period arg. */
 static int
-add_median(struct store *st, cJSON *tta, const int64_t *below, const struct period *p)
+median(struct store *st, const void *arg, const struct report_json_median *m, double *ms,
+       int *none)
 {
-	int64_t n = below[NBOUNDS], lo = (n - 1) / 2, hi = n / 2, skip_up, skip_down;
-	size_t first, last;
+	const struct period *p = arg;
 	sqlite3_stmt *q;
-	cJSON *v;
-	int down;
 
-	if (n == 0)
-		return cJSON_AddNullToObject(tta, "median_ms") != NULL ? STORE_OK : STORE_ERROR;
-	first = bucket_of(below, lo);
-	last = bucket_of(below, hi);
-	skip_up = lo - below[first];
-	skip_down = below[last + 1] - 1 - hi;
-	down = skip_down < skip_up;
-	if ((q = prepare(st, median_sql[p->by_rowid][down], p)) == NULL)
+	if ((q = prepare(st, median_sql[p->by_rowid][m->down], p)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(q, 13, hi - lo + 1);
-	sqlite3_bind_int64(q, 14, down ? skip_down : skip_up);
-	if (first > 0)
-		sqlite3_bind_int(q, 15, tta_bounds[first]);
-	if (last + 1 < NBOUNDS)
-		sqlite3_bind_int(q, 16, tta_bounds[last + 1]);
+	sqlite3_bind_int64(q, 13, m->take);
+	sqlite3_bind_int64(q, 14, m->skip);
+	if (m->from >= 0)
+		sqlite3_bind_int(q, 15, m->from);
+	if (m->to >= 0)
+		sqlite3_bind_int(q, 16, m->to);
 	if (sqlite3_step(q) != SQLITE_ROW) {
 		db_log(st->db, "report median");
 		sqlite3_finalize(q);
 		return STORE_ERROR;
 	}
-	v = sqlite3_column_type(q, 0) == SQLITE_NULL ? cJSON_CreateNull()
-	                                              : cJSON_CreateNumber(sqlite3_column_double(q, 0));
+	*none = sqlite3_column_type(q, 0) == SQLITE_NULL;
+	*ms = sqlite3_column_double(q, 0);
 	sqlite3_finalize(q);
-	if (v == NULL || !cJSON_AddItemToObject(tta, "median_ms", v)) {
-		cJSON_Delete(v);
-		log_error("out of memory");
-		return STORE_ERROR;
-	}
 	return STORE_OK;
-}
-
-/* time_to_action: {count, median_ms, buckets: [{from_ms, to_ms (null for
- * the last), count}]}, every bucket, empty ones with 0, from the counts
- * the totals carry (TTA), which it takes out of them. */
-static int
-add_tta(struct store *st, cJSON *out, const struct period *p)
-{
-	cJSON *totals = cJSON_GetObjectItemCaseSensitive(out, "totals"), *tta, *arr, *b;
-	int64_t below[NBOUNDS + 1];
-	size_t i;
-
-	below[0] = 0;
-	below[NBOUNDS] = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(totals, tta_names[0]));
-	for (i = 1; i < NBOUNDS; i++)
-		below[i] = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(totals, tta_names[i]));
-	for (i = 0; i < NBOUNDS; i++)
-		cJSON_DeleteItemFromObjectCaseSensitive(totals, tta_names[i]);
-	if ((tta = cJSON_AddObjectToObject(out, "time_to_action")) == NULL ||
-	    cJSON_AddNumberToObject(tta, "count", (double)below[NBOUNDS]) == NULL ||
-	    add_median(st, tta, below, p) != STORE_OK ||
-	    (arr = cJSON_AddArrayToObject(tta, "buckets")) == NULL)
-		goto fail;
-	for (i = 0; i < NBOUNDS; i++) {
-		if ((b = cJSON_CreateObject()) == NULL || !cJSON_AddItemToArray(arr, b)) {
-			cJSON_Delete(b);
-			goto fail;
-		}
-		if (cJSON_AddNumberToObject(b, "from_ms", tta_bounds[i]) == NULL ||
-		    (i + 1 < NBOUNDS ? cJSON_AddNumberToObject(b, "to_ms", tta_bounds[i + 1])
-		                     : cJSON_AddNullToObject(b, "to_ms")) == NULL ||
-		    cJSON_AddNumberToObject(b, "count", (double)(below[i + 1] - below[i])) == NULL)
-			goto fail;
-	}
-	return STORE_OK;
-fail:
-	log_error("report: time to action failed");
-	return STORE_ERROR;
 }
 
 /* temp.report_groups (GROUPS_SQL) for the period. */
@@ -410,30 +300,17 @@ group_entries(struct store *st, const struct period *p)
 static int
 add_categories(struct store *st, cJSON *out, const struct period *p)
 {
-	cJSON *cats, *r, *next, *totals = cJSON_GetObjectItemCaseSensitive(out, "totals");
 	int rc;
 
 	if ((rc = add_query(st, out, "categories", categories_sql[p->by_rowid], 1,
 	    category_columns, SQL_NCOLS(category_columns), p)) != STORE_OK)
 		return rc;
-	cats = cJSON_GetObjectItemCaseSensitive(out, "categories");
-	for (r = cats->child; r != NULL; r = next) {
-		next = r->next;
-		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "category")))
-			continue;
-		if (cJSON_AddNumberToObject(totals, "visitors", cJSON_GetNumberValue(
-		    cJSON_GetObjectItemCaseSensitive(r, "visitors"))) == NULL) {
-			log_error("out of memory");
-			return STORE_ERROR;
-		}
-		cJSON_Delete(cJSON_DetachItemViaPointer(cats, r));
-	}
-	return STORE_OK;
+	return report_json_visitors(out);
 }
 
 int
-store_report(struct store *st, const char *key, const char *from, const char *to,
-             cJSON **out)
+sqlite_store_report(struct store *st, const char *key, const char *from, const char *to,
+                    cJSON **out)
 {
 	struct period p = {0, from, to, 0, 0, 0};
 	cJSON *r = NULL;
@@ -471,7 +348,7 @@ store_report(struct store *st, const char *key, const char *from, const char *to
 		    split_columns, SQL_NCOLS(split_columns), &p)) != STORE_OK)
 			goto out;
 	if ((rc = add_categories(st, r, &p)) != STORE_OK ||
-	    (rc = add_tta(st, r, &p)) != STORE_OK ||
+	    (rc = report_json_add_tta(st, r, median, &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "mau", mau_sql, 1, mau_columns,
 	    SQL_NCOLS(mau_columns), &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "scripts", scripts_sql, 1, script_columns,

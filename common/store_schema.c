@@ -171,12 +171,13 @@ out:
  * inside a transaction) and is persistent in the file.
  */
 int
-store_init(struct store *st, const char *schema_sql, int64_t *from)
+sqlite_store_init(struct store *st, int64_t *from)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t want, have;
 	const char *mode;
 	int rc = STORE_ERROR;
+	const char *schema_sql = schema_data;
 
 	if (schema_version(schema_sql, &want) != 0)
 		return STORE_ERROR;

@@ -7,7 +7,7 @@
 
 /* STORE_NOTFOUND for an unknown site, STORE_EXISTS for a used sync_id. */
 int
-store_sync_start(struct store *st, const char *key, const char *sync_id)
+sqlite_store_sync_start(struct store *st, const char *key, const char *sync_id)
 {
 	static const char sql[] =
 	    "INSERT INTO syncs (sync_id, site_id, created_at)"
@@ -19,14 +19,10 @@ store_sync_start(struct store *st, const char *key, const char *sync_id)
 	return sql_change_one(st, sql, args, 3, "sync start");
 }
 
-static const struct store_column sync_columns[] = {
-	{"sync_id", ST_TEXT, 0}, {"site_key", ST_TEXT, 0}, {"status", ST_TEXT, 0},
-	{"error", ST_TEXT, 0}, {"page_url", ST_TEXT, 0}, {"created_at", ST_TEXT, 0},
-	{"finished_at", ST_TEXT, 0},
-};
+static const struct store_column sync_columns[] = { SYNC_COLUMN_LIST };
 
 int
-store_sync_show(struct store *st, const char *sync_id, cJSON **out)
+sqlite_store_sync_show(struct store *st, const char *sync_id, cJSON **out)
 {
 	static const char sql[] =
 	    "SELECT y.sync_id AS sync_id, s.site_key AS site_key, y.status AS status,"
@@ -45,15 +41,10 @@ store_sync_show(struct store *st, const char *sync_id, cJSON **out)
 	return rc;
 }
 
-static const struct store_column script_columns[] = {
-	{"domain", ST_TEXT, 0}, {"category", ST_TEXT, 0}, {"blocked", ST_BOOL, 0},
-	{"first_seen", ST_TEXT, 0}, {"last_seen", ST_TEXT, 0},
-	{"seen_count", ST_INT, 0}, {"last_src", ST_TEXT, 0},
-	{"last_page_url", ST_TEXT, 0},
-};
+static const struct store_column script_columns[] = { SCRIPT_COLUMN_LIST };
 
 int
-store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *arg)
+sqlite_store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT domain AS domain, category AS category, blocked AS blocked,"

@@ -6,8 +6,8 @@
 #include "store_sql.h"
 
 int
-store_site_add(struct store *st, const char *key, const char *name,
-               int free_tier, int64_t mau_cap, const char *const *hosts, size_t n)
+sqlite_store_site_add(struct store *st, const char *key, const char *name,
+                      int free_tier, int64_t mau_cap, const char *const *hosts, size_t n)
 {
 	static const char site_sql[] =
 	    "INSERT INTO sites (site_key, name, tier, mau_cap, created_at)"
@@ -55,7 +55,7 @@ out:
 }
 
 int
-store_site_set(struct store *st, const char *key, const struct site_change *ch)
+sqlite_store_site_set(struct store *st, const char *key, const struct site_change *ch)
 {
 	static const char sql[] =
 	    "UPDATE sites SET name = coalesce(?2, name), tier = coalesce(?3, tier),"
@@ -84,7 +84,7 @@ store_site_set(struct store *st, const char *key, const struct site_change *ch)
 }
 
 int
-store_site_pause(struct store *st, const char *key, int paused)
+sqlite_store_site_pause(struct store *st, const char *key, int paused)
 {
 	static const char sql[] =
 	    "UPDATE sites SET paused = CAST(?2 AS INTEGER) WHERE site_key = ?1";
@@ -93,16 +93,7 @@ store_site_pause(struct store *st, const char *key, int paused)
 	return sql_change_one(st, sql, args, 2, "site pause");
 }
 
-/* The columns of a site in list and show, and their description. */
-#define SITE_COLUMNS \
-	"s.site_key AS key, s.name AS name, s.tier AS tier, s.mau_cap AS mau_cap," \
-	" s.paused AS paused, coalesce(c.version, 0) AS version," \
-	" s.created_at AS created_at"
-
-#define SITE_COLUMN_LIST \
-	{"key", ST_TEXT, 0}, {"name", ST_TEXT, 0}, {"tier", ST_TEXT, 0}, \
-	{"mau_cap", ST_INT, 0}, {"paused", ST_BOOL, 0}, {"version", ST_INT, 0}, \
-	{"created_at", ST_TEXT, 0}
+/* A site in list and show (SITE_COLUMNS, store_ops.h). */
 static const struct store_column site_columns[] = { SITE_COLUMN_LIST };
 static const struct store_column show_columns[] = {
 	SITE_COLUMN_LIST, {"published_at", ST_TEXT, 0}, {"mau", ST_INT, 0},
@@ -111,7 +102,7 @@ static const struct store_column show_columns[] = {
 static const struct store_column host_columns[] = { {"host", ST_TEXT, 0} };
 
 int
-store_site_list(struct store *st, store_row_fn fn, void *arg)
+sqlite_store_site_list(struct store *st, store_row_fn fn, void *arg)
 {
 	static const char sql[] =
 	    "SELECT " SITE_COLUMNS
@@ -147,7 +138,7 @@ add_host(const cJSON *row, void *arg)
  * transaction, so the answer is one state of the database.
  */
 int
-store_site_show(struct store *st, const char *key, cJSON **out)
+sqlite_store_site_show(struct store *st, const char *key, cJSON **out)
 {
 	static const char site_sql[] =
 	    "SELECT " SITE_COLUMNS ", c.published_at AS published_at,"
@@ -198,7 +189,7 @@ out:
 }
 
 int
-store_domain_add(struct store *st, const char *key, const char *host)
+sqlite_store_domain_add(struct store *st, const char *key, const char *host)
 {
 	static const char sql[] =
 	    "INSERT INTO domains (site_id, host)"
@@ -210,7 +201,7 @@ store_domain_add(struct store *st, const char *key, const char *host)
 
 /* STORE_NOTFOUND when the site is unknown or the host is not registered. */
 int
-store_domain_remove(struct store *st, const char *key, const char *host)
+sqlite_store_domain_remove(struct store *st, const char *key, const char *host)
 {
 	static const char sql[] =
 	    "DELETE FROM domains WHERE host = ?2"

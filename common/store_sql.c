@@ -1,5 +1,4 @@
 /* store_sql.c: the SQLite store's connection and the rows it hands out. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,16 +6,10 @@
 
 #include "io.h"
 #include "log.h"
-#include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
 #include "store_sql.h"
 
-const char *
-store_default_path(void)
-{
-	const char *p = io_env("CONSENT_DB");
-
-	return (p != NULL && *p != '\0') ? p : CONSENT_DB_DEFAULT;
-}
+static void sqlite_store_close(struct store *st);
+static void sqlite_store_forget(void);
 
 /* The store's modes in SQLite's own open flags. */
 static int
@@ -42,33 +35,8 @@ cache_clear(struct store *st)
 	st->ncache = 0;
 }
 
-/*
- * Whether path is a PostgreSQL connection string rather than a file: a URI
- * (postgresql://, postgres://) or libpq's keyword=value form, which starts
- * with a keyword and '=' (host=..., dbname=...).  A path never starts so
- * (an '=' further on, as in /srv/a=b/consent.db, is a path).  SQLite would
- * create a file of that name; this build refuses it instead.
- */
 static int
-is_conninfo(const char *path)
-{
-	const char *p = path;
-
-	if (strncmp(p, "postgresql://", 13) == 0 || strncmp(p, "postgres://", 11) == 0)
-		return 1;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
-		return 0;
-	while ((*p >= 'a' && *p <= 'z') || *p == '_')
-		p++;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return *p == '=';
-}
-
-int
-store_open(struct store **out, const char *path, enum store_mode mode)
+sqlite_store_open(struct store **out, const char *path, enum store_mode mode)
 {
 	struct store *st;
 	const char *sync;
@@ -76,33 +44,28 @@ store_open(struct store **out, const char *path, enum store_mode mode)
 	*out = NULL;
 	if (path == NULL)
 		path = store_default_path();
-	if (is_conninfo(path)) {
-		/* Not the string itself: it may hold a password. */
-		log_error("the database is a PostgreSQL connection string, but this build "
-		          "stores in SQLite: give the path of the database file");
-		return STORE_ERROR;
-	}
 	if ((st = calloc(1, sizeof(*st))) == NULL || (st->path = strdup(path)) == NULL) {
 		log_error("out of memory");
 		free(st);
 		return STORE_ERROR;
 	}
+	st->ops = &store_sqlite_ops;
 	st->mode = mode;
 	if ((sync = io_env("CONSENT_SYNC")) != NULL && (st->sync = strdup(sync)) == NULL) {
 		log_error("out of memory");
-		store_close(st);
+		sqlite_store_close(st);
 		return STORE_ERROR;
 	}
 	if (db_open(path, open_flags(mode), &st->db) != 0) {
-		store_close(st);
+		sqlite_store_close(st);
 		return STORE_ERROR;
 	}
 	*out = st;
 	return STORE_OK;
 }
 
-void
-store_close(struct store *st)
+static void
+sqlite_store_close(struct store *st)
 {
 	if (st == NULL)
 		return;
@@ -267,21 +230,21 @@ sql_write_undo(struct store *st)
 	}
 }
 
-void
-store_group_begin(void)
+static void
+sqlite_store_group_begin(void)
 {
 	group.on = 1;
 	group.joined = 0;
 }
 
-int
-store_group_open(void)
+static int
+sqlite_store_group_open(void)
 {
 	return group_alive();
 }
 
-unsigned
-store_group_joined(void)
+static unsigned
+sqlite_store_group_joined(void)
 {
 	unsigned g = group.joined;
 
@@ -289,8 +252,8 @@ store_group_joined(void)
 	return g;
 }
 
-int
-store_group_end(void)
+static int
+sqlite_store_group_end(void)
 {
 	int rc = group_commit();
 
@@ -298,13 +261,13 @@ store_group_end(void)
 	group.joined = 0;
 	if (rc != 0 || group.close_after) {   /* a broken handle serves no one */
 		group.close_after = 0;
-		store_forget();
+		sqlite_store_forget();
 	}
 	return rc == 0 ? STORE_OK : STORE_ERROR;
 }
 
-int
-store_group_committed(unsigned g)
+static int
+sqlite_store_group_committed(unsigned g)
 {
 	return g != 0 && !group.failed[g % GROUP_RING];
 }
@@ -357,16 +320,15 @@ still_good(struct store *st, const char *path, enum store_mode mode)
 	    schema[1] == st->schema[1];
 }
 
-int
-store_acquire(struct store **out, enum store_mode mode)
+static int
+sqlite_store_acquire(struct store **out, const char *path, enum store_mode mode)
 {
-	const char *path = store_default_path();
 	struct stat sb;
 
 	*out = NULL;
 	if (kept != NULL && !still_good(kept, path, mode)) {
 		group_commit();   /* the writes made so far keep their own outcome */
-		store_close(kept);
+		sqlite_store_close(kept);
 		kept = NULL;
 	}
 	if (kept == NULL) {
@@ -378,12 +340,12 @@ store_acquire(struct store **out, enum store_mode mode)
 		memset(&sb, 0, sizeof(sb));
 		if (keep && stat(path, &sb) != 0)
 			memset(&sb, 0, sizeof(sb));   /* store_open says why */
-		if (store_open(&kept, path, mode) != STORE_OK)
+		if (sqlite_store_open(&kept, path, mode) != STORE_OK)
 			return STORE_ERROR;
 		kept->dev = sb.st_dev;
 		kept->ino = sb.st_ino;
 		if (keep && schema_of(kept, kept->schema) != 0) {
-			store_close(kept);
+			sqlite_store_close(kept);
 			kept = NULL;
 			return STORE_ERROR;
 		}
@@ -392,13 +354,13 @@ store_acquire(struct store **out, enum store_mode mode)
 	return STORE_OK;
 }
 
-void
-store_release(struct store *st, int failed)
+static void
+sqlite_store_release(struct store *st, int failed)
 {
 	if (st == NULL)
 		return;
 	if (st != kept) {
-		store_close(st);
+		sqlite_store_close(st);
 		return;
 	}
 	if (group_alive()) {
@@ -410,16 +372,16 @@ store_release(struct store *st, int failed)
 	}
 	db_rollback(st->db);
 	if (failed || !io_persistent() || !sqlite3_get_autocommit(st->db)) {
-		store_close(kept);
+		sqlite_store_close(kept);
 		kept = NULL;
 	}
 }
 
-void
-store_forget(void)
+static void
+sqlite_store_forget(void)
 {
 	group.open = 0;   /* closing rolls back what no one committed */
-	store_close(kept);
+	sqlite_store_close(kept);
 	kept = NULL;
 }
 
@@ -429,27 +391,6 @@ sql_text_dup(sqlite3_stmt *q, int i)
 	const unsigned char *t = sqlite3_column_text(q, i);
 
 	return t ? strdup((const char *)t) : NULL;
-}
-
-/*
- * A fraction as the shortest decimal that reads back as the same double
- * (cJSON prints 15 digits and calls that equal when it is merely close): an
- * export then carries exactly what is stored, and what the entry's digest
- * covers (README "The proof of the consent log").  NULL when out of memory.
- */
-static cJSON *
-exact_number(double d)
-{
-	char text[40];
-
-	if (!isfinite(d))
-		return cJSON_CreateNull();
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(text, sizeof(text), "%.*g", digits, d);
-		if (strtod(text, NULL) == d)
-			break;
-	}
-	return cJSON_CreateRaw(text);
 }
 
 /* The JSON value of column i as described, or NULL when out of memory. */
@@ -467,7 +408,7 @@ column_json(sqlite3_stmt *q, int i, const struct store_column *col)
 			return cJSON_CreateBool(sqlite3_column_int64(q, i) != 0);
 		return cJSON_CreateNumber((double)sqlite3_column_int64(q, i));
 	case SQLITE_FLOAT:
-		return exact_number(sqlite3_column_double(q, i));
+		return store_exact_number(sqlite3_column_double(q, i));
 	default:
 		text = (const char *)sqlite3_column_text(q, i);
 		if (text == NULL)
@@ -662,3 +603,21 @@ sql_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
 	sqlite3_finalize(q);
 	return rc;
 }
+
+/* What store.c hands calls to (store_ops.h). */
+const struct store_ops store_sqlite_ops = {
+	.name = "SQLite",
+	.open = sqlite_store_open,
+	.close = sqlite_store_close,
+	.acquire = sqlite_store_acquire,
+	.release = sqlite_store_release,
+	.forget = sqlite_store_forget,
+	.group_begin = sqlite_store_group_begin,
+	.group_open = sqlite_store_group_open,
+	.group_joined = sqlite_store_group_joined,
+	.group_end = sqlite_store_group_end,
+	.group_committed = sqlite_store_group_committed,
+#define STORE_FN(type, name, params, args) .name = sqlite_store_##name,
+#include "store_fns.h"
+#undef STORE_FN
+};

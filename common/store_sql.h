@@ -1,11 +1,11 @@
-/* store_sql.h: private to the SQLite store (store*.c): the connection and the row helpers. */
+/* store_sql.h: private to the SQLite store: the connection and the row helpers. */
 #ifndef CONSENT_STORE_SQL_H
 #define CONSENT_STORE_SQL_H
 
 /*
- * Nothing outside store*.c includes this header: the endpoints, consentctl
- * and the rest of common/ see only store.h, so a PostgreSQL store replaces
- * store*.c and this header and nothing else.
+ * Nothing outside the SQLite store (store_*.c but store_pg*.c) includes
+ * this header: the endpoints, consentctl and the rest of common/ see only
+ * store.h.
  */
 
 #include <stddef.h>
@@ -15,12 +15,13 @@
 #include <cjson/cJSON.h>
 
 #include "db.h"
-#include "store.h"
+#include "store_ops.h"
 
 /* Statements of the request path kept prepared per connection (sql_prepare). */
 #define SQL_CACHE_MAX 16
 
 struct store {
+	const struct store_ops *ops;   /* struct store_head: &store_sqlite_ops */
 	sqlite3 *db;
 	char *path;              /* owned copy */
 	enum store_mode mode;
@@ -123,50 +124,7 @@ void sql_write_undo(struct store *st);
 
 #define SQL_NCOLS(cols) (sizeof(cols) / sizeof((cols)[0]))
 
-/*
- * A consent entry as the export and the proof read it: LOG_FIELDS from
- * LOG_FROM (l the entry, c its config, s its seal), described by
- * LOG_COLUMN_LIST(the type of categories: ST_JSON for the export, ST_TEXT
- * for the proof, which digests the stored text).  gpc (version 3) and
- * config_sha256, digest, seal, builtin_sha256 (version 4) come last.
- */
-#define LOG_COLUMN_LIST(categories_type) \
-	{"created_at", ST_TEXT, 0}, {"anon_id_hash", ST_TEXT, 0}, \
-	{"categories", categories_type, 0}, {"event_type", ST_TEXT, 0}, \
-	{"event_action", ST_TEXT, 0}, {"config_version", ST_INT, 0}, \
-	{"published_version", ST_INT, 0}, {"region", ST_TEXT, 0}, \
-	{"consent_model", ST_TEXT, 0}, {"browser", ST_TEXT, 0}, {"os", ST_TEXT, 0}, \
-	{"device_type", ST_TEXT, 0}, {"country", ST_TEXT, 0}, \
-	{"regulation", ST_TEXT, 1}, {"time_to_action_ms", ST_NUMBER, 1}, \
-	{"interaction", ST_TEXT, 1}, {"preferences_opened", ST_BOOL, 1}, \
-	{"banner_load_time_ms", ST_NUMBER, 1}, {"banner_position", ST_TEXT, 1}, \
-	{"page_url", ST_TEXT, 1}, {"sdk_version", ST_TEXT, 1}, \
-	{"language", ST_TEXT, 1}, {"resolved_language", ST_TEXT, 1}, \
-	{"gpc", ST_BOOL, 0}, \
-	{"config_sha256", ST_TEXT, 0}, {"digest", ST_TEXT, 0}, {"seal", ST_INT, 0}, \
-	{"builtin_sha256", ST_TEXT, 0}
-#define LOG_FIELDS \
-	"l.created_at AS created_at, l.anon_id_hash AS anon_id_hash," \
-	" l.categories AS categories, l.event_type AS event_type," \
-	" l.event_action AS event_action, l.config_version AS config_version," \
-	" l.published_version AS published_version, l.region AS region," \
-	" l.consent_model AS consent_model, l.browser AS browser, l.os AS os," \
-	" l.device_type AS device_type, l.country AS country," \
-	" l.regulation AS regulation, l.time_to_action_ms AS time_to_action_ms," \
-	" l.interaction AS interaction, l.preferences_opened AS preferences_opened," \
-	" l.banner_load_time_ms AS banner_load_time_ms," \
-	" l.banner_position AS banner_position, l.page_url AS page_url," \
-	" l.sdk_version AS sdk_version, l.language AS language," \
-	" l.resolved_language AS resolved_language, l.gpc AS gpc," \
-	" c.sha256 AS config_sha256, l.digest AS digest, s.seq AS seal," \
-	" l.builtin_sha256 AS builtin_sha256"
-#define LOG_FROM \
-	"consent_log l LEFT JOIN configs c ON c.id = l.config_id" \
-	" LEFT JOIN consent_seals s ON s.id = l.seal_id"
-/* A pruned leaf in the same columns: created_at and digest, seal seq. */
-#define LOG_PRUNED_FIELDS \
-	"p.created_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL," \
-	" NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL," \
-	" NULL, NULL, NULL, NULL, p.digest, s.seq, NULL"
+/* The schema's text (schema.sql, embedded by make). */
+extern const char schema_data[];
 
 #endif

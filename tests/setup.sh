@@ -22,6 +22,19 @@
 #                                helper's (they win, and may hold CR and LF)
 #   CGI_STDIN=FILE               the body is that file's bytes instead
 #
+# CONSENT_TEST_STORE=postgres (default sqlite) stores in PostgreSQL:
+# $CONSENT_DB is then a fresh database of the run's cluster (tests/run.sh
+# starts it in $CONSENT_PG_DIR with tests/pg.sh, whose helpers are sourced
+# here), a conninfo through its pgbouncer, "host=DIR port=6432 dbname=NAME
+# user=consent"; $PG_DB is NAME (empty on SQLite), for pg_psql NAME to
+# look at the tables directly; it is dropped at the end of the file.
+#
+#   store_is_postgres            true when the tests store in PostgreSQL
+#   needs_sqlite REASON          the file reads or writes the SQLite file
+#                                itself (sqlite3, ctl-helpers.sh's db): on
+#                                PostgreSQL print "skip - FILE: REASON
+#                                (SQLite only)" and exit 0
+#
 # Binaries come from $BUILD (default: the repository).  VALGRIND=1 runs them
 # under valgrind; a sanitizer or valgrind report makes the process exit
 # non-zero, which is reported as a failure.
@@ -62,19 +75,48 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP}
 SHARED=${SHARED:-$TOP/../shared}
 T=$(mktemp -d "${TMPDIR:-/tmp}/consent-test.XXXXXX")
+CONSENT_TEST_STORE=${CONSENT_TEST_STORE:-sqlite}
+PG_DB=
 # A test that sets its own EXIT trap calls _cleanup from it.
 _cleanup() {
 	fcgi_mode && _fcgi_stop
+	if [ -n "$PG_DB" ]; then
+		pg_drop_db "$PG_DB" > "$T/pg-drop" 2>&1 ||
+			notok "dropping the test database $PG_DB: $(tr '\n' ' ' < "$T/pg-drop")"
+		PG_DB=
+	fi
 	rm -rf "$T"
 }
 trap _cleanup EXIT
-export CONSENT_DB="$T/consent.db"
 ORIGIN=${ORIGIN-https://example.com}
 unset CONSENT_GEOIP_DB CONSENT_COUNTRY_HEADER CONSENT_MAU_CAP
 
 ok()    { echo "ok - $*"; }
 notok() { echo "not ok - $*"; }
 skip()  { echo "skip - $*"; }
+
+store_is_postgres() { [ "$CONSENT_TEST_STORE" = postgres ]; }
+
+needs_sqlite() { # REASON
+	store_is_postgres || return 0
+	skip "$(basename "$0"): $1 (SQLite only)"
+	exit 0
+}
+
+# The database, named for the test file so that a leftover or a server log
+# line says whose it is.
+case $CONSENT_TEST_STORE in
+sqlite) CONSENT_DB=$T/consent.db ;;
+postgres)
+	. "$TOP/tests/pg.sh"
+	CONSENT_DB=$(pg_new_db "$(basename "$0" .sh)" 2> "$T/pg-new") ||
+		{ notok "a PostgreSQL test database: $(tr '\n' ' ' < "$T/pg-new")"; exit 1; }
+	PG_DB=${CONSENT_DB#*dbname=}
+	PG_DB=${PG_DB%% *}
+	;;
+*) notok "CONSENT_TEST_STORE=$CONSENT_TEST_STORE: sqlite or postgres"; exit 1 ;;
+esac
+export CONSENT_DB
 
 # check CMD... DESC: ok when the command (all but the last word) succeeds.
 check() {

@@ -4,8 +4,9 @@
 # behind the service's back through sqlite3 (a byte of any stored field of a
 # sealed entry, a deleted entry, an inserted row, an edited seal or config,
 # a rewritten chain) makes `consentctl consent verify` fail and name the
-# entry or seal.  An independent verifier (tools/verify-export.py, standard
-# Python) checks the export and the seals as a third party would.
+# entry or seal (on PostgreSQL, through psql on a copy of the database).
+# An independent verifier (tools/verify-export.py, standard Python) checks
+# the export and the seals as a third party would.
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
 
@@ -84,18 +85,50 @@ else
 fi
 
 # --- tampering ----------------------------------------------------------------------
-db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
-cp "$CONSENT_DB" "$T/good.db"
+# PostgreSQL: the good state is a database of its own (restored from a dump
+# of the test database, which pgbouncer keeps connections to), each copy a
+# CREATE DATABASE from it as a template; consentctl reaches a copy directly
+# (port 5432).  The SQL runs as the superuser with foreign keys unchecked
+# (session_replication_role): SQLite does not check them either, and the
+# rows tampered with are the same.
+pg_copy() { # NAME: a new database, a copy of the good state
+	pg_psql postgres -q -c "CREATE DATABASE \"$1\" TEMPLATE \"$good\" OWNER consent"
+}
+pg_conn() { echo "host=$CONSENT_PG_DIR port=5432 dbname=$1 user=consent"; }
+if store_is_postgres; then
+	good=${PG_DB}_good
+	pg_psql postgres -q -c "CREATE DATABASE \"$good\" OWNER consent" &&
+	    pg_dump_db | pg_psql "$good" -q > /dev/null 2> "$T/sqlerr" ||
+	    notok "PostgreSQL: a copy of the database to tamper with: $(head -c 300 "$T/sqlerr")"
+else
+	db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	cp "$CONSENT_DB" "$T/good.db"
+fi
 victim=$(db "SELECT id FROM consent_log WHERE anon_id_hash = '$(printf v-42 | sha256sum | cut -c1-64)'")
 vseal=$(db "SELECT s.seq FROM consent_log l JOIN consent_seals s ON s.id = l.seal_id WHERE l.id = $victim")
 # tamper DESC SQL...: on a fresh copy; verify must exit 1 and name what it says.
+# (PostgreSQL: SQLite's printf('%064d', N) is lpad('N', 64, '0').)
 tamper() {
 	local what=$1 want=$2 desc=$3; shift 3
-	cp "$T/good.db" "$T/bad.db"
-	rm -f "$T/bad.db-wal" "$T/bad.db-shm"
-	if ! sqlite3 "$T/bad.db" "$@" 2> "$T/sqlerr"; then notok "$desc: sqlite3 refused: $(cat "$T/sqlerr")"; return; fi
-	ctl --db "$T/bad.db" consent verify pr --json > "$T/vout" 2> "$T/verr"
-	local vrc=$? got
+	if store_is_postgres; then
+		local bad=${PG_DB}_bad
+		pg_copy "$bad" > /dev/null 2> "$T/sqlerr" || { notok "$desc: no copy: $(cat "$T/sqlerr")"; return; }
+		if ! pg_psql "$bad" -q -c 'SET session_replication_role = replica' \
+		    -c "$(printf '%s' "$*" | sed "s/printf('%064d', \([0-9]*\))/lpad('\1', 64, '0')/g")" > /dev/null 2> "$T/sqlerr"; then
+			notok "$desc: psql refused: $(cat "$T/sqlerr")"
+			pg_drop_db "$bad" > /dev/null
+			return
+		fi
+		ctl --db "$(pg_conn "$bad")" consent verify pr --json > "$T/vout" 2> "$T/verr"
+		local vrc=$? got
+		pg_drop_db "$bad" > /dev/null
+	else
+		cp "$T/good.db" "$T/bad.db"
+		rm -f "$T/bad.db-wal" "$T/bad.db-shm"
+		if ! sqlite3 "$T/bad.db" "$@" 2> "$T/sqlerr"; then notok "$desc: sqlite3 refused: $(cat "$T/sqlerr")"; return; fi
+		ctl --db "$T/bad.db" consent verify pr --json > "$T/vout" 2> "$T/verr"
+		local vrc=$? got
+	fi
 	got=$(jq -r ".$what" "$T/vout" 2>/dev/null)
 	if [ "$vrc" = 1 ] && [ "$(jq -r .ok "$T/vout")" = false ] && [ "$got" = "$want" ]; then
 		ok "$desc: verify fails, naming $what $want"
@@ -145,13 +178,24 @@ tamper entry "$(db "SELECT id FROM consent_log WHERE seal_id IS NULL AND site_id
 
 # A whole chain rewritten after an entry was removed: consistent in itself,
 # caught only by a head recorded elsewhere (verify --head).
-cp "$T/good.db" "$T/rewritten.db"
-sqlite3 "$T/rewritten.db" "DELETE FROM consent_log WHERE id = $victim; UPDATE consent_log SET seal_id = NULL; DELETE FROM consent_seals"
-ctl --db "$T/rewritten.db" consent seal pr
-ctl --db "$T/rewritten.db" consent verify pr > /dev/null 2>&1
+rewrite="DELETE FROM consent_log WHERE id = $victim; UPDATE consent_log SET seal_id = NULL; DELETE FROM consent_seals"
+if store_is_postgres; then
+	rewritten=$(pg_conn "${PG_DB}_rewritten")
+	pg_copy "${PG_DB}_rewritten" && pg_psql "${PG_DB}_rewritten" -q -c "$rewrite"
+else
+	rewritten=$T/rewritten.db
+	cp "$T/good.db" "$rewritten"
+	sqlite3 "$rewritten" "$rewrite"
+fi
+ctl --db "$rewritten" consent seal pr
+ctl --db "$rewritten" consent verify pr > /dev/null 2>&1
 check test $? = 0 "a chain rewritten from scratch is consistent in itself"
-ctl --db "$T/rewritten.db" consent verify pr --head "$head2" > "$T/out" 2> "$T/err"; rc=$?
+ctl --db "$rewritten" consent verify pr --head "$head2" > "$T/out" 2> "$T/err"; rc=$?
 fails 1 "verify pr: the recorded head $head2 is not in the chain of seals" "... but verify --head with the head recorded earlier fails"
+if store_is_postgres; then
+	pg_drop_db "${PG_DB}_rewritten" > /dev/null
+	pg_drop_db "$good" > /dev/null
+fi
 
 # The original is untouched and still verifies.
 run consent verify pr --head "$head2"
@@ -215,8 +259,9 @@ PY
 	run consent verify pr --json
 	check test "$rc:$(jq -c .unsealed "$T/out")" = "0:2" "two late entries, digested as the endpoint does: verify checks them, not sealed yet"
 	ctl consent seal pr
-	check test "$(db "SELECT seal_id IS NOT NULL FROM consent_log WHERE anon_id_hash = '$(printf late-within | sha256sum | cut -c1-64)'")" = 1 "the next seal takes one 200 s older than the last sealed entry"
-	check test "$(db "SELECT seal_id IS NULL FROM consent_log WHERE anon_id_hash = '$(printf late-beyond | sha256sum | cut -c1-64)'")" = 1 "one 900 s older is left unsealed"
+	if store_is_postgres; then true=t; else true=1; fi   # how a true condition prints
+	check test "$(db "SELECT seal_id IS NOT NULL FROM consent_log WHERE anon_id_hash = '$(printf late-within | sha256sum | cut -c1-64)'")" = $true "the next seal takes one 200 s older than the last sealed entry"
+	check test "$(db "SELECT seal_id IS NULL FROM consent_log WHERE anon_id_hash = '$(printf late-beyond | sha256sum | cut -c1-64)'")" = $true "one 900 s older is left unsealed"
 	run consent verify pr --json
 	check test "$rc:$(jq -c '[.ok, .unsealed]' "$T/out")" = "0:[true,1]" "verify: the log holds, the old one counted as not sealed yet"
 else

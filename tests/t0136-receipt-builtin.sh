@@ -9,6 +9,23 @@
 . "$(dirname "$0")/ctl-helpers.sh"
 
 hash() { printf '%s' "$1" | sha256sum | cut -c1-64; }
+# The pieces of a record as a file, and a file's bytes as a record's: the
+# sqlite3 shell's writefile and readfile; on PostgreSQL through base64 (the
+# text crosses exactly; the statement on stdin, for its size).
+pieces_of() { # SHA FILE
+	if store_is_postgres; then
+		db "SELECT encode(convert_to(pieces, 'UTF8'), 'base64') FROM builtin_texts WHERE sha256 = '$1'" | base64 -d > "$2"
+	else
+		db "SELECT writefile('$2', CAST(pieces AS BLOB)) FROM builtin_texts WHERE sha256 = '$1'" >/dev/null
+	fi
+}
+file_text() { # FILE: an SQL expression of its text
+	if store_is_postgres; then
+		echo "convert_from(decode('$(base64 -w0 < "$1")', 'base64'), 'UTF8')"
+	else
+		echo "CAST(readfile('$1') AS TEXT)"
+	fi
+}
 
 # The pieces of the built-in texts as the Makefile hashes them
 # (tools/embed-texts.sh --hash), from the directory $1 of i18n files.
@@ -21,7 +38,7 @@ pieces() {
 pieces "$TOP/common/i18n" > "$T/pieces-a"
 A=$(sha256sum < "$T/pieces-a" | cut -c1-64)
 check test "$(db "SELECT count(*) FROM builtin_texts")|$(db "SELECT sha256 FROM builtin_texts")" = "1|$A" "init records this build's built-in texts under their SHA-256"
-db "SELECT writefile('$T/pieces-db', CAST(pieces AS BLOB)) FROM builtin_texts" >/dev/null
+pieces_of "$A" "$T/pieces-db"
 check cmp -s "$T/pieces-a" "$T/pieces-db" "the recorded pieces are exactly the bytes the build hashed"
 
 site bt
@@ -54,7 +71,7 @@ cp "$TOP"/common/i18n/*.json "$T/i18n-b/"
 jq '.banner.title = "We use cookies (build B)" | .ui.preferencesTitle = "Privacy choices (build B)"' "$TOP/common/i18n/en.json" > "$T/i18n-b/en.json"
 pieces "$T/i18n-b" > "$T/pieces-b"
 B=$(sha256sum < "$T/pieces-b" | cut -c1-64)
-db "INSERT INTO builtin_texts (sha256, pieces, recorded_at) VALUES ('$B', CAST(readfile('$T/pieces-b') AS TEXT), '2026-12-01T00:00:00.000Z')"
+echo "INSERT INTO builtin_texts (sha256, pieces, recorded_at) VALUES ('$B', $(file_text "$T/pieces-b"), '2026-12-01T00:00:00.000Z')" | db
 visit bob en "$T/shown-bob"
 restamp bob "$B"
 run consent verify bt
@@ -97,7 +114,7 @@ check test "$rc" = 1 "verify: a changed record fails"
 check grep -q "built-in texts $B .*do not match their SHA-256" "$T/err" "verify names the record"
 run consent receipt bt --anon-id bob --json
 check test "$rc" = 1 "receipt refuses texts that do not match their key"
-db "UPDATE builtin_texts SET pieces = CAST(readfile('$T/pieces-b') AS TEXT) WHERE sha256 = '$B'"
+echo "UPDATE builtin_texts SET pieces = $(file_text "$T/pieces-b") WHERE sha256 = '$B'" | db
 run consent verify bt
 check test "$rc" = 0 "verify: restored"
 db "UPDATE consent_log SET builtin_sha256 = '$A' WHERE anon_id_hash = '$(hash bob)'"

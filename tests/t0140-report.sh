@@ -10,7 +10,15 @@
 
 name='</script><b>Shop</b> & "Co"'
 ctl site add shop --name "$name" --domain shop.example >/dev/null
-db < "$TOP/tests/fixtures/report-log.sql"
+if store_is_postgres; then
+	# The fixture is SQLite's SQL: it fills a SQLite database holding the
+	# same site (id 1 in both), whose rows are copied into the test database.
+	ctl --db "$T/fixture.db" init && ctl --db "$T/fixture.db" site add shop --name "$name" --domain shop.example >/dev/null &&
+	    sqlite3 "$T/fixture.db" < "$TOP/tests/fixtures/report-log.sql" || notok "the fixture in a SQLite database"
+	check pg_from_sqlite "$T/fixture.db" consent_log mau_counts scripts "PostgreSQL: the fixture's rows copied into the test database"
+else
+	db < "$TOP/tests/fixtures/report-log.sql"
+fi
 P=(--since 2026-10-01 --until 2026-10-10)
 
 j() { jq -c "$1" "$T/out"; }
@@ -45,18 +53,22 @@ is '[.scripts[] | [.domain, .rule, .blocked, .seen_count]]' '[["cdn.tracker.exam
 
 # The same figures when the store walks the index instead of the ids'
 # span: the site's rows spread over four times as many ids.
-cp "$CONSENT_DB" "$T/spread.db"
-sqlite3 "$T/spread.db" "UPDATE consent_log SET id = -id; UPDATE consent_log SET id = -id * 4;"
 strip='del(.generated_at)'
-if cmp -s <(jq -S "$strip" "$T/report.json") <(ctl --db "$T/spread.db" report shop "${P[@]}" --json | jq -S "$strip"); then
-	ok "the index walk gives the same figures as the walk over the ids"
+if store_is_postgres; then
+	skip "the index walk gives the same figures as the walk over the ids: SQLite only (the SQLite store's choice of walk)"
 else
-	notok "the index walk gives other figures: $(diff <(jq -S "$strip" "$T/report.json") <(ctl --db "$T/spread.db" report shop "${P[@]}" --json | jq -S "$strip") | head -5 | tr '\n' ' ')"
+	cp "$CONSENT_DB" "$T/spread.db"
+	sqlite3 "$T/spread.db" "UPDATE consent_log SET id = -id; UPDATE consent_log SET id = -id * 4;"
+	if cmp -s <(jq -S "$strip" "$T/report.json") <(ctl --db "$T/spread.db" report shop "${P[@]}" --json | jq -S "$strip"); then
+		ok "the index walk gives the same figures as the walk over the ids"
+	else
+		notok "the index walk gives other figures: $(diff <(jq -S "$strip" "$T/report.json") <(ctl --db "$T/spread.db" report shop "${P[@]}" --json | jq -S "$strip") | head -5 | tr '\n' ' ')"
+	fi
 fi
 
 # A visitor's last decision counts: v121 (opt-out) opts in later.
 db "INSERT INTO consent_log (site_id, created_at, anon_id_hash, categories, event_type, event_action, published_version, device_type)
-    SELECT id, '2026-10-10T20:00:00.000Z', printf('%064d', 121), '{\"necessary\":true,\"functional\":true,\"analytics\":true,\"marketing\":true}', 'update', 'opt_in', 0, 'desktop' FROM sites WHERE site_key = 'shop'"
+    SELECT id, '2026-10-10T20:00:00.000Z', '$(printf '%064d' 121)', '{\"necessary\":true,\"functional\":true,\"analytics\":true,\"marketing\":true}', 'update', 'opt_in', 0, 'desktop' FROM sites WHERE site_key = 'shop'"
 run report shop "${P[@]}" --json
 is '[.totals.decisions, .totals.visitors, [.categories[] | .allowed]]' '[351,400,[350,231,231,211]]' "a later decision replaces the visitor's earlier one in the category shares"
 

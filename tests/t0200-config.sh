@@ -37,7 +37,10 @@ ORIGIN= cgi GET config "site_key=paused1"
 expect_error 403 "Missing Origin header" "Origin is checked before the pause"
 cgi GET config "site_key=nosuch&site_key=s1"
 expect_error 404 "Site not found" "first site_key wins"
-cgi CONSENT_DB="$T/missing.db" GET config "site_key=s1"
+# (PostgreSQL: a database the cluster does not have, through pgbouncer.)
+if store_is_postgres; then missing="host=$CONSENT_PG_DIR port=6432 dbname=${PG_DB}_missing user=consent"
+else missing=$T/missing.db; fi
+cgi CONSENT_DB="$missing" GET config "site_key=s1"
 expect_error 500 "Internal server error" "missing database: 500"
 check grep -q "database" "$T/stderr" "missing database: one line on stderr"
 

@@ -4,6 +4,7 @@
 # as the README's "Languages" says (CONTRACT 5.3), and resolvedDirection
 # (an addition to spec 4.1) says which are written right to left.
 . "$(dirname "$0")/setup.sh"
+. "$(dirname "$0")/ctl-helpers.sh"
 
 site d1   # nothing published: the built-in defaults
 get() { cgi "$@" GET config "site_key=${SITE:-d1}${Q:+&$Q}"; }
@@ -114,7 +115,7 @@ for pass in prepared resolved; do
 	SITE=p2 Q="lang=zh-HK" get
 	expect_json '.resolvedUi' "$(jq -c '.ui' "$TOP/common/i18n/zh-TW.json")" \
 	    "$pass: a published zh-HK without labels: the built-in Traditional Chinese ones"
-	sqlite3 "$CONSENT_DB" "DELETE FROM config_answers"
+	db "DELETE FROM config_answers"
 done
 
 # --- a published document: its keys, the same rules, prepared or not -----------
@@ -137,5 +138,5 @@ for pass in prepared resolved; do
 	SITE=p1 Q="lang=nb" get;     lang_is '["no","ltr"]' "$pass: nb finds no"
 	SITE=p1 Q="lang=ckb-IQ" get; lang_is '["ckb","rtl"]' "$pass: ckb (Sorani) is rtl"
 	SITE=p1 Q="lang=ar-Latn" get; lang_is '["ar-Latn","ltr"]' "$pass: ar-Latn (a Latin script subtag) is ltr"
-	sqlite3 "$CONSENT_DB" "DELETE FROM config_answers"
+	db "DELETE FROM config_answers"
 done

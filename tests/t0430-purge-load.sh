@@ -5,13 +5,16 @@
 # generated in bulk with SQL in a version-3 database, which `consentctl
 # init` upgrades (digests and seals for a million entries: the upgrade at
 # scale too).  PURGE_ROWS changes the size.  About 40 s on the 2-vCPU
-# machine of README Performance.
+# machine of README Performance.  The version-3 database is a SQLite file
+# on both stores; on PostgreSQL its upgraded rows are then copied into the
+# test database, where the purge and the requests run.
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
 
 # Under the sanitizers or valgrind, which look for memory errors rather than
 # at scale, a tenth of it.
 if [ "${SANITIZED:-0}" = 1 ] || [ "${VALGRIND:-0}" = 1 ]; then ROWS=${PURGE_ROWS:-100000}; else ROWS=${PURGE_ROWS:-1000000}; fi
+pgdb=$CONSENT_DB
 export CONSENT_DB="$T/big.db"
 sqlite3 "$CONSENT_DB" < "$TOP/tests/fixtures/schema-v3.sql"
 sqlite3 "$CONSENT_DB" 'PRAGMA journal_mode = WAL' >/dev/null
@@ -34,6 +37,14 @@ t1=$(date +%s)
 ctl init || notok "init"
 t2=$(date +%s)
 check test "$(db 'SELECT count(*) FROM consent_log WHERE seal_id IS NOT NULL AND digest IS NOT NULL')" = "$ROWS" "$ROWS generated entries, digested and sealed by the upgrade (generated in $((t1 - t0)) s, upgraded in $((t2 - t1)) s)"
+if store_is_postgres; then
+	export CONSENT_DB=$pgdb
+	if pg_from_sqlite "$T/big.db" sites domains consent_seals consent_log; then
+		ok "PostgreSQL: the upgraded rows copied into the test database (in $(($(date +%s) - t2)) s)"
+	else
+		notok "PostgreSQL: the upgraded rows copied into the test database"
+	fi
+fi
 ctl site set big --retention-days 365
 
 # Consent requests from 4 workers, one after another each, until the purge
@@ -69,7 +80,12 @@ n=$(wc -l < "$T/lat" | tr -d ' ')
 max=$(sort -k2 -n "$T/lat" | tail -n 1 | cut -d' ' -f2)
 med=$(sort -k2 -n "$T/lat" | sed -n "$(((n + 1) / 2))p" | cut -d' ' -f2)
 check test "$(grep -vc '^201 ' "$T/lat")" = 0 "$n consent requests during the purge: all answered 201"
-check test "$max" -lt 1000 "no request took a second or more (median $med ms, max $max ms)"
+# PostgreSQL: the purge's batches run in the server beside the requests on
+# the same 2 cores (measured: a request at 1.3 s once while a 1M-row purge
+# took 89 s); no lock holds a request up there (MVCC), so the bound checks
+# that nothing waits on the purge, not the machine's load.
+if store_is_postgres; then bound=3000; else bound=1000; fi
+check test "$max" -lt "$bound" "no request took $bound ms or more (median $med ms, max $max ms)"
 fcgi_mode && cat "$T/fcgi/consent.err" >> "$T/cgi-err"    # the processes' own stderr
 check test ! -s "$T/cgi-err" "no request wrote to stderr"
 check test "$(db "SELECT count(*) FROM consent_log WHERE created_at < '$(date -u -d '-365 days' +%Y-%m-%d)'")" = 0 "every entry older than the retention is gone"
@@ -81,4 +97,8 @@ run consent verify big
 t6=$(date +%s)
 check test "$rc" = 0 "the log still verifies ($((t6 - t5)) s)"
 check grep -q "^big: $n entries verified ($n sealed, 0 not sealed yet), .* $ROWS pruned leaves$" "$T/out" "verify: the new entries and the $ROWS pruned leaves"
-check test "$(db 'PRAGMA integrity_check')" = ok "integrity_check ok"
+if store_is_postgres; then
+	skip "integrity_check ok: SQLite only (PRAGMA integrity_check)"
+else
+	check test "$(db 'PRAGMA integrity_check')" = ok "integrity_check ok"
+fi

@@ -112,7 +112,10 @@ cgi POST scripts "" '{"site_key":"s1"'
 expect_error 400 "Invalid JSON body" "invalid JSON: 400"
 cgi CONTENT_LENGTH=65537 POST scripts "" "$(report s1 "[]")"
 expect_error 413 "Payload too large" "over 64 KiB: 413"
-cgi CONSENT_DB="$T/missing.db" POST scripts "" "$(report s1 "[]")"
+# (PostgreSQL: a database the cluster does not have, through pgbouncer.)
+if store_is_postgres; then missing="host=$CONSENT_PG_DIR port=6432 dbname=${PG_DB}_missing user=consent"
+else missing=$T/missing.db; fi
+cgi CONSENT_DB="$missing" POST scripts "" "$(report s1 "[]")"
 expect_error 500 "Internal server error" "missing database: 500"
 
 # --- fields and limits at the boundary ----------------------------------------

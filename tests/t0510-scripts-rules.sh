@@ -139,7 +139,12 @@ fails 2 "scripts list does not take --publish" "--publish belongs to scripts rul
 unchanged "refusals changed nothing"
 
 # A stored document that no longer passes publish's checks is not republished.
-db "UPDATE configs SET document = json_set(document, '$.consentRules', json('{\"expiryDays\":0}')) WHERE id = (SELECT config_id FROM sites WHERE site_key = 'r3')"
+if store_is_postgres; then
+	# (jsonb_set writes the document back in jsonb's spelling: still JSON.)
+	db "UPDATE configs SET document = jsonb_set(document::jsonb, '{consentRules}', '{\"expiryDays\":0}')::text WHERE id = (SELECT config_id FROM sites WHERE site_key = 'r3')"
+else
+	db "UPDATE configs SET document = json_set(document, '$.consentRules', json('{\"expiryDays\":0}')) WHERE id = (SELECT config_id FROM sites WHERE site_key = 'r3')"
+fi
 snap
 run scripts rules r3 --publish
 fails 1 "invalid config: consentRules.expiryDays must be an integer from 1 to 3650" "--publish checks the new document as config publish does"

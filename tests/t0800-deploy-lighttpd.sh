@@ -15,8 +15,8 @@ fi
 
 deploy_init
 # Database copies in the document root: refused by their suffix alone.
-cp "$CONSENT_DB" "$T/www/old.db"
-cp "$CONSENT_DB" "$T/www/old.db-wal"
+cp "$db_file" "$T/www/old.db"
+cp "$db_file" "$T/www/old.db-wal"
 L=$T/lighttpd
 mkdir -p "$L"
 

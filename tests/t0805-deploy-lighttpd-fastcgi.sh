@@ -16,7 +16,7 @@ command -v lighttpd >/dev/null 2>&1 ||
 	deploy_absent "lighttpd is not installed (sh tools/deps.sh as root): lighttpd FastCGI deploy checks not run"
 
 deploy_init
-cp "$CONSENT_DB" "$T/www/old.db"
+cp "$db_file" "$T/www/old.db"
 L=$T/lighttpd
 mkdir -p "$L/sockets"
 PROCS=2

@@ -26,17 +26,17 @@ deploy_init
 A=$T/apache
 mkdir -p "$A/run" "$T/www/functions/v1"
 # The vhost: database copies in the document root, refused by their suffix.
-cp "$CONSENT_DB" "$T/www/old.db"
-cp "$CONSENT_DB" "$T/www/old.db-wal"
+cp "$db_file" "$T/www/old.db"
+cp "$db_file" "$T/www/old.db-wal"
 # Shared hosting: the binaries uploaded beside the shipped .htaccess, which
 # gets the one line an operator edits (the database path) appended; the
 # database folder guarded by the shipped htaccess-data as it is.
 cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/www/functions/v1/"
-cp "$CONSENT_DB" "$T/www/functions/v1/old.db"
+cp "$db_file" "$T/www/functions/v1/old.db"
 mkdir -p "$T/www/sdk"
 cp "$T/sdk/consent.js" "$T/www/sdk/consent.js"
 cp "$TOP/apache/htaccess-sdk" "$T/www/sdk/.htaccess"
-{ cat "$TOP/apache/htaccess"; echo "SetEnv CONSENT_DB $CONSENT_DB"; } > "$T/www/functions/v1/.htaccess"
+{ cat "$TOP/apache/htaccess"; echo "SetEnv CONSENT_DB \"$CONSENT_DB\""; } > "$T/www/functions/v1/.htaccess"
 ln -s "$TOP/apache/htaccess-data" "$T/www/data/.htaccess"
 
 # Run as root (CI): Apache serves as an unprivileged user, who must write

@@ -40,16 +40,16 @@ fi
 deploy_init
 A=$T/apache
 mkdir -p "$A/run/fcgid" "$T/www/functions/v1" "$T/www/sdk"
-cp "$CONSENT_DB" "$T/www/old.db"
+cp "$db_file" "$T/www/old.db"
 # Shared hosting: the binaries uploaded beside the shipped .htaccess, which
 # gets the one line an operator edits (the database path) appended.  They
 # are copies of their own, so their processes are told apart by /proc.
 mkdir -p "$T/cgi-bin-shared"
 cp "$T/cgi-bin/config" "$T/cgi-bin/consent" "$T/cgi-bin/scripts" "$T/www/functions/v1/"
-cp "$CONSENT_DB" "$T/www/functions/v1/old.db"
+cp "$db_file" "$T/www/functions/v1/old.db"
 cp "$T/sdk/consent.js" "$T/www/sdk/consent.js"
 cp "$TOP/apache/htaccess-sdk" "$T/www/sdk/.htaccess"
-{ cat "$TOP/apache/htaccess-fcgid"; echo "SetEnv CONSENT_DB $CONSENT_DB"; } > "$T/www/functions/v1/.htaccess"
+{ cat "$TOP/apache/htaccess-fcgid"; echo "SetEnv CONSENT_DB \"$CONSENT_DB\""; } > "$T/www/functions/v1/.htaccess"
 ln -s "$TOP/apache/htaccess-data" "$T/www/data/.htaccess"
 # The vhost with 3 requests per process runs copies of its own too.
 mkdir -p "$T/cgi-bin-recycle" "$T/cgi-bin-selfexit"

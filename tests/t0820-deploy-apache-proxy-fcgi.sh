@@ -57,7 +57,7 @@ fi
 deploy_init
 A=$T/apache
 mkdir -p "$A/run"
-cp "$CONSENT_DB" "$T/www/old.db"
+cp "$db_file" "$T/www/old.db"
 
 # As root, Apache and the pools (the unit's User= is Apache's) run as nobody.
 apache_user

@@ -15,6 +15,9 @@
 # bind mount when root may mount.  Each is skipped with a line saying why
 # when the machine cannot do it.
 . "$(dirname "$0")/setup.sh"
+# PostgreSQL's faults (the server or pgbouncer down, stopped, frozen) are
+# t0190-postgres's.
+needs_sqlite "a full disk, a read-only database and unusable database files are faults of a SQLite file"
 
 # --- running the binaries under a fault -------------------------------------------
 # FSIZE=N: the binary runs under `ulimit -f N` (KiB); its output goes through

@@ -315,6 +315,10 @@ consent 201 "a UTF-8 byte order mark before the body (RFC 8259 allows ignoring i
 consent 201 "an unknown string of 60000 bytes (ignored)" "{$C,\"x\":\"$(k8 60000 x)\"}"
 consent 201 "escaped characters that are fine" "{$C,\"page_url\":\"https://example.com/\\u00e9\\ud83d\\ude00\\\"\\/\"}"
 
-check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA integrity_check')" = ok "integrity_check ok after the sweep"
+if store_is_postgres; then
+	skip "integrity_check ok after the sweep: SQLite only (PRAGMA integrity_check)"
+else
+	check test "$(sqlite3 "$CONSENT_DB" 'PRAGMA integrity_check')" = ok "integrity_check ok after the sweep"
+fi
 if [ "$failed" = 0 ]; then ok "figure: $inputs hostile inputs tried, every one answered cleanly"; else
 	notok "figure: $inputs hostile inputs tried, $failed not answered as expected"; fi

@@ -31,6 +31,8 @@ static const struct option {
 	{"--dry-run", OPT_DRY_RUN, 0},
 	{"--head", OPT_HEAD, 1},
 	{"--all", OPT_ALL, 0},
+	{"--from", OPT_FROM, 1},
+	{"--to", OPT_TO, 1},
 };
 
 /* ---- messages ---- */
@@ -205,6 +207,8 @@ static const struct command commands[] = {
 	    "stats KEY [--json]"},
 	{"report", NULL, 1, OPT_JSON | OPT_SINCE | OPT_UNTIL, STORE_READ, cmd_report,
 	    "report KEY [--since DATE] [--until DATE] [--json]   # > report.html"},
+	{"migrate", NULL, 0, OPT_FROM | OPT_TO, STORE_READ, cmd_migrate,
+	    "migrate --from DB --to DB"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -213,13 +217,17 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: consentctl [--db PATH] COMMAND [ARGS]\n\ncommands:\n", f);
+	fputs("usage: consentctl [--db DB] COMMAND [ARGS]\n\ncommands:\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  consentctl %s\n", commands[i].synopsis);
 	fputs("\n"
-	    "--db PATH (anywhere on the line) names the database; else $CONSENT_DB,\n"
-	    "else the compiled-in default.  Exit status 0 on success, 1 on failure,\n"
-	    "2 on a usage error; a failed command changes nothing.\n", f);
+	    "--db DB (anywhere on the line) names the database: a SQLite file's path or a\n"
+	    "PostgreSQL connection string (postgresql://..., or host=... dbname=...); else\n"
+	    "$CONSENT_DB, else the compiled-in default.  migrate names two instead: it copies the\n"
+	    "whole database --from into --to, which consentctl init made and nothing\n"
+	    "wrote since (a SQLite file into PostgreSQL, or back), in one transaction.\n"
+	    "Exit status 0 on success, 1 on failure, 2 on a usage error; a failed\n"
+	    "command changes nothing.\n", f);
 }
 
 /* Whether the command's words are at the front of the operands. */
@@ -278,7 +286,7 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		else
 			return ctl_say(-1, "option %s needs a value", o->name);
 		if (o->bit == 0 && *val == '\0')  /* SQLite would open a temporary file */
-			return ctl_say(-1, "option --db needs a path");
+			return ctl_say(-1, "option --db needs a database: a path or a connection string");
 		if (o->bit != OPT_DOMAIN && ((o->bit & c->given) ||
 		    (o->bit == 0 && c->db != NULL)))
 			return ctl_say(-1, "option %s given twice", o->name);
@@ -294,6 +302,8 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		case OPT_RETENTION: c->retention = val; break;
 		case OPT_ANON_ID: c->anon_id = val; break;
 		case OPT_HEAD: c->head = val; break;
+		case OPT_FROM: c->from = val; break;
+		case OPT_TO: c->to = val; break;
 		case OPT_DOMAIN: c->domains[c->ndomains++] = val; break;
 		}
 	}

@@ -38,6 +38,8 @@ enum {
 	OPT_HEAD = 1 << 11,
 	OPT_ALL = 1 << 12,
 	OPT_UNTIL = 1 << 13,
+	OPT_FROM = 1 << 14,
+	OPT_TO = 1 << 15,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -49,6 +51,7 @@ struct ctl {
 	unsigned given;       /* OPT_* bits present */
 	const char *name, *tier, *mau_cap, *since, *until, *format;
 	const char *retention, *anon_id, *head;
+	const char *from, *to;  /* migrate's databases */
 	const char **domains; /* every --domain, in order */
 	size_t ndomains;
 	struct store *st;
@@ -159,5 +162,7 @@ int cmd_purge(struct ctl *c);
  * EXIT_OK or EXIT_FAIL (reported). */
 int ctl_seal_site(struct ctl *c, const char *key);
 int cmd_report(struct ctl *c);
+/* consentctl migrate (ctl_migrate.c). */
+int cmd_migrate(struct ctl *c);
 
 #endif

@@ -12,9 +12,6 @@
 #include "prepare.h"
 #include "proof.h"
 
-/* The schema, compiled in from schema.sql (tools/embed.sh). */
-extern const char schema_data[];
-
 /* The store's preparer for init: a stored document prepared again; arg
  * holds what was prepared until the store has written it. */
 static int
@@ -106,10 +103,10 @@ cmd_init(struct ctl *c)
 
 	if (st == NULL)
 		return EXIT_FAIL;
-	rc = store_init(st, schema_data, &from);
+	rc = store_init(st, &from);
 	if (rc == STORE_EXISTS)
-		return ctl_say(EXIT_FAIL, "database %s is newer than this consentctl; "
-		    "left unchanged", c->db ? c->db : store_default_path());
+		return ctl_say(EXIT_FAIL, "the database is newer than this consentctl (schema "
+		    "version %lld); left unchanged", (long long)from);
 	if (rc == STORE_OK) {
 		struct prepared prep;
 		struct store_preparer p = { prepare_stored, release_stored, &prep };

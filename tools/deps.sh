@@ -4,16 +4,20 @@
 # dependencies: .ci/run and the README both call this (python3 runs the
 # third party's verifier, tools/verify-export.py, in the tests).  Then the npm
 # packages of the browser tests (package-lock.json) with `npm ci`, and the
-# two static archives of tools/static-libs.sh (cJSON and a lean SQLite from
-# Debian's source packages; tcl, patch and xz-utils build them), with which
-# a plain `make` links the programs fully static.  libfcgi and mod_fcgid:
+# static archives of tools/static-libs.sh (cJSON, a lean SQLite and a lean
+# libpq from Debian's source packages; tcl, patch and xz-utils build them),
+# with which a plain `make`, and `make STORE=postgres`, link the endpoints
+# fully static.  libfcgi and mod_fcgid:
 # the FastCGI mode, its tests and its Apache config; spawn-fcgi and
-# multiwatch: the process pools of the mod_proxy_fcgi config.
+# multiwatch: the process pools of the mod_proxy_fcgi config.  postgresql,
+# libpq-dev and pgbouncer: the PostgreSQL store, and its tests' own cluster
+# behind the shipped pgbouncer config (tests/pg.sh).
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
   libfcgi-dev libfcgi-bin libapache2-mod-fcgid spawn-fcgi multiwatch
+  postgresql libpq-dev pgbouncer
   tcl patch xz-utils
   sqlite3 jq curl valgrind strace time
   python3
@@ -37,8 +41,9 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 	apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 # Debian starts the packaged servers on install; the project runs its own
-# instances on other ports, so stop the system ones if they were started.
-for s in apache2 lighttpd; do
+# instances (on other ports; PostgreSQL and pgbouncer only on Unix sockets
+# in a folder of their own), so stop the system ones if they were started.
+for s in apache2 lighttpd postgresql pgbouncer; do
 	if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
 # playwright-core drives the system Chromium (/usr/bin/chromium): it never

@@ -1,15 +1,22 @@
 #!/bin/sh
-# static-libs.sh [--check] [DIR]: make the two static archives that let a
-# plain `make` link the endpoints fully static (no dynamic loader, no shared
-# glibc: docs/performance.md), in DIR (default build/static of the
-# repository, where the Makefile looks):
+# static-libs.sh [--check] [DIR [LIB...]]: make the static archives that
+# let a plain `make`, and `make STORE=postgres`, link the endpoints fully
+# static (no dynamic loader, no shared glibc: docs/performance.md), in DIR
+# (default build/static of the repository, where the Makefile looks):
 #
 #   libcjson.a    from Debian's cJSON source package: Debian ships cJSON as a
 #                 shared library only;
 #   libsqlite3.a  from Debian's sqlite3 source package, built lean (LEAN
 #                 below): Debian's own libsqlite3.a carries FTS, R-Tree,
 #                 sessions, mutexes and extension loading, which every
-#                 request pays for at start and none uses.
+#                 request pays for at start and none uses;
+#   libpq.a, libpgcommon_shlib.a, libpgport_shlib.a
+#                 from Debian's postgresql-NN source package (that of the
+#                 installed libpq-dev), built lean (PQ_CONFIGURE below), for
+#                 the endpoints of STORE=postgres; made only when libpq-dev
+#                 is installed.  Debian's own libpq.a needs the server's
+#                 libpgcommon/libpgport and links GSSAPI, LDAP and OpenSSL:
+#                 its shared libpq costs every request some 4 ms at start.
 #
 # Each source is the package Debian built the installed -dev package from
 # (same version, Debian's patches applied in series order), fetched with
@@ -26,8 +33,10 @@
 #
 # DIR/NAME.stamp records the -dev version (and for SQLite the options) an
 # archive was built from; an archive is rebuilt when they change.  With
-# --check nothing is built: exit 0 when both archives are current, 1
-# otherwise (the Makefile's test).  Otherwise says on stderr which archive
+# --check nothing is built: exit 0 when the archives of each LIB (default
+# cjson sqlite3; pq for libpq) are current, 1 otherwise (the Makefile's
+# test).  Without it, LIB defaults to cjson sqlite3, and pq when libpq-dev
+# is installed.  Otherwise says on stderr which archive
 # it made, if any (nothing on stdout); exits non-zero with the cause on
 # stderr when a step fails (the archive of the other library may still
 # have been made).
@@ -39,6 +48,8 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 dir=${1:-$top/build/static}
+[ $# -gt 0 ] && shift
+libs=${*:-}
 
 # The lean SQLite.  Each option, and why the project can do without what it
 # removes (every sqlite3_* call and PRAGMA of common/ and tools/ was checked
@@ -82,6 +93,40 @@ LEAN="-DSQLITE_THREADSAFE=0 -DSQLITE_DEFAULT_MEMSTATUS=0 -DSQLITE_DQS=0
 LEAN=$(echo $LEAN)
 CFLAGS_LIB="-O2 -fno-strict-aliasing"
 
+# The lean libpq: what the endpoints need is a Unix socket to the host's
+# pgbouncer (docs/postgres.md; their sandbox refuses every other socket
+# family) and SCRAM-SHA-256 over it.  Left out, with why:
+#  --without-openssl   libpq never negotiates TLS on a Unix socket, and the
+#                      endpoints can open no other (pgbouncer does TLS to
+#                      the primary); SCRAM then uses src/common's own
+#                      SHA-256/HMAC and /dev/urandom for its nonce.  A
+#                      connection string asking sslmode=require (or
+#                      verify-*) is refused with libpq's own message instead
+#                      of being ignored on the socket as the shared libpq does
+#  GSSAPI, LDAP (service lookup), PAM, SELinux, systemd: server or
+#                      Kerberos/LDAP features no endpoint uses
+#  ICU, readline, zlib, lz4, zstd, LLVM, libxml, Perl/Python/Tcl: not in
+#                      libpq at all, or only for the server and psql;
+#                      --without-* so that configure needs none of their
+#                      -dev packages
+#  NLS                 messages stay English (the endpoints log them)
+# Kept from Debian's debian/rules (postgresql-common's postgresql.mk):
+#  --sysconfdir=/etc/postgresql-common, where libpq looks for
+#                      pg_service.conf, and --with-pgport=5432
+PQ_CONFIGURE="--without-openssl --without-gssapi --without-ldap --without-pam
+ --without-selinux --without-systemd --without-icu --without-readline
+ --without-zlib --without-lz4 --without-zstd --without-llvm --without-libxml
+ --without-libxslt --without-perl --without-python --without-tcl --disable-nls
+ --sysconfdir=/etc/postgresql-common --with-pgport=5432"
+PQ_CONFIGURE=$(echo $PQ_CONFIGURE)
+# The archives of each library, the first named after it.
+archives() {
+	case $1 in
+	pq) echo libpq.a libpgcommon_shlib.a libpgport_shlib.a ;;
+	*) echo "lib$1.a" ;;
+	esac
+}
+
 say() { echo "static-libs.sh: $*" >&2; }
 
 # stamp NAME: what DIR/NAME.stamp must hold for the archive to be current
@@ -91,18 +136,29 @@ stamp() {
 	[ -n "$v" ] || return 0
 	case $1 in
 	sqlite3) printf '%s %s %s\n' "$v" "$CFLAGS_LIB" "$LEAN" ;;
+	pq) printf '%s %s %s\n' "$v" "$CFLAGS_LIB" "$PQ_CONFIGURE" ;;
 	*) printf '%s %s\n' "$v" "$CFLAGS_LIB" ;;
 	esac
 }
-# current NAME: the archive exists and was built from what is installed.
+# current NAME: the archives exist and were built from what is installed.
 current() {
 	s=$(stamp "$1")
-	[ -n "$s" ] && [ -f "$dir/lib$1.a" ] && [ "$(cat "$dir/$1.stamp" 2>/dev/null)" = "$s" ]
+	[ -n "$s" ] || return 1
+	for a in $(archives "$1"); do
+		[ -f "$dir/$a" ] || return 1
+	done
+	[ "$(cat "$dir/$1.stamp" 2>/dev/null)" = "$s" ]
 }
 
 if [ "$check" = 1 ]; then
-	current cjson && current sqlite3
-	exit
+	for lib in ${libs:-cjson sqlite3}; do
+		current "$lib" || exit 1
+	done
+	exit 0
+fi
+if [ -z "$libs" ]; then
+	libs="cjson sqlite3"
+	[ -n "$(stamp pq)" ] && libs="$libs pq"
 fi
 
 mkdir -p "$dir"
@@ -209,9 +265,42 @@ build_sqlite3() {
 	cp "$src/.libs/libsqlite3.a" "$dir/libsqlite3.a"
 }
 
+# libpq through PostgreSQL's configure (pg_config.h, and pg_config_ext.h
+# checked below), then the headers the build generates (errcodes.h...) and
+# only the three archives: src/port and src/common in
+# their _shlib variants, the ones libpq itself is linked with
+# (src/interfaces/libpq/Makefile: SHLIB_LINK_INTERNAL).  Debian's patches
+# are applied (one sets the default socket directory /var/run/postgresql).
+build_pq() {
+	fetch pq
+	for h in src/interfaces/libpq/libpq-fe.h src/interfaces/libpq/libpq-events.h \
+	    src/include/postgres_ext.h; do
+		same_header "$src/$h" "/usr/include/postgresql/${h##*/}"
+	done
+	# shellcheck disable=SC2086
+	(cd "$src" && CC="${CC:-cc}" CFLAGS="$CFLAGS_LIB" ./configure -q $PQ_CONFIGURE &&
+	 make -s -C src/backend generated-headers &&
+	 make -s -C src/port libpgport_shlib.a &&
+	 make -s -C src/common libpgcommon_shlib.a &&
+	 make -s -C src/interfaces/libpq all-static-lib) > "$dir/src/pq.log" 2>&1 || {
+		tail -n 20 "$dir/src/pq.log" >&2
+		say "the libpq build failed (the whole log: $dir/src/pq.log)"
+		return 1
+	}
+	same_header "$src/src/include/pg_config_ext.h" /usr/include/postgresql/pg_config_ext.h
+	! grep -E -q '^#define (USE_OPENSSL|ENABLE_GSS|USE_LDAP|ENABLE_NLS) ' "$src/src/include/pg_config.h" || {
+		say "configure enabled OpenSSL, GSSAPI, LDAP or NLS in libpq (pg_config.h)"
+		return 1
+	}
+	for a in interfaces/libpq/libpq.a common/libpgcommon_shlib.a port/libpgport_shlib.a; do
+		rm -f "$dir/${a##*/}"
+		cp "$src/src/$a" "$dir/${a##*/}"
+	done
+}
+
 rc=0
 need=
-for lib in cjson sqlite3; do
+for lib in $libs; do
 	current "$lib" && continue
 	if [ -z "$(stamp "$lib")" ]; then
 		say "lib$lib-dev is not installed"
@@ -232,7 +321,7 @@ for lib in $need; do
 	set -e
 	if [ "$r" = 0 ]; then
 		echo "$s" > "$dir/$lib.stamp"
-		say "made $dir/lib$lib.a from the source of lib$lib-dev $(echo "$s" | cut -d' ' -f1)"
+		say "made $dir/$(archives "$lib" | sed 's| | and |g') from the source of lib$lib-dev $(echo "$s" | cut -d' ' -f1)"
 	else
 		say "could not make lib$lib.a"
 		rc=1

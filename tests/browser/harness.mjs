@@ -13,7 +13,10 @@
 // Chromium maps every *.test name to 127.0.0.1, so the API is at
 // http://api.test:PORT and the pages at http://site.test:PORT, a second
 // origin.  The database is fresh per file, made by $BUILD/tools/consentctl:
-// site t1 (paid) with the domain site.test.
+// site t1 (paid) with the domain site.test.  On the PostgreSQL store
+// (CONSENT_TEST_STORE=postgres, the run's cluster in CONSENT_PG_DIR) it is
+// a fresh PostgreSQL database through pgbouncer (tests/pg.sh pg_new_db),
+// dropped by stop().
 //
 // launch() starts headless /usr/bin/chromium through playwright-core (no
 // downloaded browser), a fresh profile per call.
@@ -97,7 +100,10 @@ export async function startServer({ holdConsent = false } = {}) {
 	if (raised === src) throw new Error('ratelimit.lua: no "local LIMIT = 20" line to raise');
 	writeFileSync(lua, raised);
 
-	const db = path.join(dir, 'consent.db');
+	const pg = process.env.CONSENT_TEST_STORE === 'postgres';
+	const pgsh = (cmd) => execFileSync('sh', ['-c', `. "${TOP}/tests/pg.sh" && ${cmd}`],
+		{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+	const db = pg ? pgsh('pg_new_db browser') : path.join(dir, 'consent.db');
 	const env = { ...process.env, CONSENT_DB: db };
 	const ctl = (...args) => execFileSync(path.join(BUILD, 'tools/consentctl'), args,
 		{ env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
@@ -232,6 +238,7 @@ ${body}
 			proc.kill('SIGTERM');
 			await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); });
 			rmSync(dir, { recursive: true, force: true });
+			if (pg) pgsh(`pg_drop_db "${db.replace(/.*dbname=(\S+).*/, '$1')}"`);
 		},
 	};
 	process.once('exit', () => { try { proc.kill('SIGKILL'); } catch { /* gone */ } });

@@ -6,7 +6,12 @@
 #                            $T/www/data (under the root on purpose: it must
 #                            still not be served), site s1, binaries copied
 #                            to $T/cgi-bin so that an unprivileged server
-#                            user can run them wherever the checkout is
+#                            user can run them wherever the checkout is.
+#                            On PostgreSQL the test database stays setup.sh's
+#                            (any user reaches pgbouncer's socket), and
+#                            $db_file, $T/www/data/consent.db, is a SQLite
+#                            database all the same: the file the checks ask
+#                            the server for, copied where a test likes
 #   free_port                prints a TCP port nothing listens on
 #   wait_http URL            until the server answers (at most 10 s)
 #   serve_pid PID            remember a server to stop at exit
@@ -161,7 +166,7 @@ CONF
 <VirtualHost 127.0.0.1:$1>
 	Define CONSENT_CGIBIN $T/cgi-bin
 	Define CONSENT_DB_DIR $T/www/data
-	Define CONSENT_DB $CONSENT_DB
+	Define CONSENT_DB "$CONSENT_DB"
 	Define CONSENT_SDK_DIR $T/sdk
 	Include "$TOP/apache/$_snippet"
 </VirtualHost>
@@ -195,8 +200,13 @@ deploy_init() {
 	else
 		echo '(function(){window.Consent={}})();' > "$T/sdk/consent.js"
 	fi
-	export CONSENT_DB="$T/www/data/consent.db"
-	ctl init >/dev/null || { notok "consentctl init $CONSENT_DB"; exit 1; }
+	db_file=$T/www/data/consent.db
+	if store_is_postgres; then
+		ctl --db "$db_file" init >/dev/null || { notok "consentctl init $db_file"; exit 1; }
+	else
+		export CONSENT_DB=$db_file
+		ctl init >/dev/null || { notok "consentctl init $CONSENT_DB"; exit 1; }
+	fi
 	site s1
 	echo '<p>static</p>' > "$T/www/index.html"
 	cp "$BUILD/cgi-bin/config" "$BUILD/cgi-bin/consent" "$BUILD/cgi-bin/scripts" "$T/cgi-bin/"
