@@ -71,6 +71,10 @@ build() {
 	    "$B/gen/trackers_data.c" || return 1
 	objs=""
 	for src in common/*.c "$B"/gen/*.c; do
+		# The library of the default build: the SQLite store (store.c
+		# compiled for it alone); the PostgreSQL store is make
+		# STORE=postgres's and consentctl's.
+		case $src in common/store_pg*) continue ;; esac
 		obj=$B/obj/$(basename "$src" .c).o
 		compile "$src" "$obj" || return 1
 		objs="$objs $obj"
