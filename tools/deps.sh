@@ -54,7 +54,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # installed (static-libs.sh rebuilds one whose version changed).  Without
 # them make still builds, and says in one line that it is not fully static.
 sh "$top/tools/static-libs.sh" ||
-	echo "deps.sh: the static archives were not made (see above): make will link cJSON and glibc shared" >&2
+	echo "deps.sh: not every static archive was made (see above): make says which programs link shared" >&2
 # Run through sudo: what it made in the checkout belongs to the user who
 # asked, whose make writes beside it.
 if [ -n "${SUDO_UID:-}" ] && [ -n "${SUDO_GID:-}" ]; then
