@@ -171,8 +171,10 @@ connect_db(struct store *st)
 	return 0;
 }
 
+/* A new store connected to path, whose waits end at deadline (0: a bound
+ * per wait, consentctl's): STORE_OK or STORE_ERROR (reported). */
 static int
-pg_store_open(struct store **out, const char *path, enum store_mode mode)
+connect_new(struct store **out, const char *path, enum store_mode mode, int64_t deadline)
 {
 	struct store *st;
 
@@ -184,12 +186,19 @@ pg_store_open(struct store **out, const char *path, enum store_mode mode)
 	}
 	st->ops = &store_pg_ops;
 	st->mode = mode;
+	st->deadline = deadline;
 	if (connect_db(st) != 0) {
 		pg_store_close(st);
 		return STORE_ERROR;
 	}
 	*out = st;
 	return STORE_OK;
+}
+
+static int
+pg_store_open(struct store **out, const char *path, enum store_mode mode)
+{
+	return connect_new(out, path, mode, 0);
 }
 
 static void
@@ -615,22 +624,8 @@ pg_store_acquire(struct store **out, const char *path, enum store_mode mode)
 		pg_store_close(kept);
 		kept = NULL;
 	}
-	if (kept == NULL) {
-		struct store *st;
-		if ((st = calloc(1, sizeof(*st))) == NULL || (st->conninfo = strdup(path)) == NULL) {
-			log_error("out of memory");
-			free(st);
-			return STORE_ERROR;
-		}
-		st->ops = &store_pg_ops;
-		st->mode = mode;
-		st->deadline = deadline;
-		if (connect_db(st) != 0) {
-			pg_store_close(st);
-			return STORE_ERROR;
-		}
-		kept = st;
-	}
+	if (kept == NULL && connect_new(&kept, path, mode, deadline) != STORE_OK)
+		return STORE_ERROR;
 	kept->deadline = deadline;
 	*out = kept;
 	return STORE_OK;
