@@ -1,6 +1,6 @@
 # Consent banner API: three CGI programs, one static library, one admin tool.
 #
-#   make                 build cgi-bin/{config,consent,scripts}, tools/consentctl
+#   make                 build cgi-bin/{config,consent,scripts}, bin/consentctl
 #                        and the browser SDK build/sdk/consent.js (esbuild)
 #   make test            build and run the whole suite once
 #   make test-fcgi       the suite with the endpoints reached through FastCGI
@@ -50,7 +50,7 @@ DEPFLAGS   = -MMD -MP -MF $(DEPDIR)/$(subst /,-,$(patsubst $(B)/%,%,$@)).d
 # STORE picks the endpoints' store: sqlite (the default: one file, the
 # embedded SQLite) or postgres (libpq, for many web hosts: README "Many web
 # hosts, one PostgreSQL").  Each endpoint links one store and its library;
-# consentctl always holds both (obj/tools/store_both.o), so that one
+# consentctl always holds both (obj/consentctl/store_both.o), so that one
 # consentctl creates either kind of database and migrates from one to the
 # other.  consentctl links shared (libpq, glibc); the endpoints of
 # STORE=postgres are fully static with static-libs.sh's lean libpq (above).
@@ -144,9 +144,16 @@ SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 endif
 
 
-PG_SRC     := $(sort $(wildcard common/store_pg*.c))
+# The layers of common/, lowest first: each is a folder, and a folder
+# includes only its own headers and those of the folders before it
+# (tests/t0060 reads this list with `make print-layers`; README's drawing
+# names them in this order).  The store's backends are folders of the
+# store layer: store/sqlite/ and store/pg/, each private to itself.
+LAYERS     := base input http store config proof endpoint admin
+LAYER_DIRS := $(foreach l,$(LAYERS),common/$(l) $(if $(filter store,$(l)),common/store/sqlite common/store/pg))
+PG_SRC     := $(sort $(wildcard common/store/pg/*.c))
 PG_OBJ     := $(PG_SRC:common/%.c=$(B)/obj/common/%.o) $(B)/obj/gen/schema_pg_data.o
-COMMON_SRC := $(filter-out $(PG_SRC),$(sort $(wildcard common/*.c)))
+COMMON_SRC := $(filter-out $(PG_SRC),$(sort $(foreach d,$(LAYER_DIRS),$(wildcard $(d)/*.c))))
 GEN_SRC    := $(B)/gen/defaults_data.c $(B)/gen/defaults_hash.c $(B)/gen/schema_data.c \
               $(B)/gen/trackers_data.c
 COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o) \
@@ -154,9 +161,9 @@ COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.
 LIB        := $(B)/obj/libcommon.a
 
 CGIS       := $(B)/cgi-bin/config $(B)/cgi-bin/consent $(B)/cgi-bin/scripts
-CTL        := $(B)/tools/consentctl
-CTL_SRC    := $(sort $(wildcard tools/*.c))
-CTL_OBJ    := $(CTL_SRC:tools/%.c=$(B)/obj/tools/%.o)
+CTL        := $(B)/bin/consentctl
+CTL_SRC    := $(sort $(wildcard consentctl/*.c))
+CTL_OBJ    := $(CTL_SRC:consentctl/%.c=$(B)/obj/consentctl/%.o)
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNITS      := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 # The suite's FastCGI client (tests/fcgi-client.c): CONSENT_TEST_MODE=fcgi.
@@ -237,11 +244,11 @@ $(B)/obj/common/%.o: common/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 
 # store.c names the backends of the endpoints (STORE), and again, with
 # both, for consentctl.
-$(B)/obj/common/store.o: common/store.c $(SETTINGS_H) $(FLAGS_STAMP)
+$(B)/obj/common/store/store.o: common/store/store.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(STORE_FLAG) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/obj/tools/store_both.o: common/store.c $(SETTINGS_H) $(FLAGS_STAMP)
+$(B)/obj/consentctl/store_both.o: common/store/store.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) -DSTORE_SQLITE -DSTORE_POSTGRES $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -249,24 +256,24 @@ $(B)/obj/gen/%.o: $(B)/gen/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# The built-in config: common/defaults.json holds the document but its
-# texts, common/i18n/CODE.json one language's texts each; they are embedded
+# The built-in config: common/config/defaults.json holds the document but its
+# texts, common/config/i18n/CODE.json one language's texts each; they are embedded
 # apart (a request parses one language, not all), with their hash.  The
 # list of languages is a stamp too, so a file removed rebuilds the table.
-I18N       := $(sort $(wildcard common/i18n/*.json))
+I18N       := $(sort $(wildcard common/config/i18n/*.json))
 I18N_LIST   = $(B)/gen/i18n.list
 
 $(I18N_LIST): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' $(I18N) | sh tools/stamp.sh $@
 
-$(B)/gen/defaults_data.c: common/defaults.json $(I18N) $(I18N_LIST) tools/embed-texts.sh tools/embed.sh
+$(B)/gen/defaults_data.c: common/config/defaults.json $(I18N) $(I18N_LIST) tools/embed-texts.sh tools/embed.sh
 	@mkdir -p $(@D)
-	sh tools/embed-texts.sh common/defaults.json $(I18N) > $@.tmp && mv $@.tmp $@
+	sh tools/embed-texts.sh common/config/defaults.json $(I18N) > $@.tmp && mv $@.tmp $@
 
-$(B)/gen/defaults_hash.c: common/defaults.json $(I18N) $(I18N_LIST) tools/embed-texts.sh
+$(B)/gen/defaults_hash.c: common/config/defaults.json $(I18N) $(I18N_LIST) tools/embed-texts.sh
 	@mkdir -p $(@D)
-	sh tools/embed-texts.sh --hash common/defaults.json $(I18N) > $@.tmp && mv $@.tmp $@
+	sh tools/embed-texts.sh --hash common/config/defaults.json $(I18N) > $@.tmp && mv $@.tmp $@
 
 $(B)/gen/schema_data.c: schema.sql tools/embed.sh
 	@mkdir -p $(@D)
@@ -276,9 +283,9 @@ $(B)/gen/schema_pg_data.c: schema_pg.sql tools/embed.sh
 	@mkdir -p $(@D)
 	sh tools/embed.sh schema_pg_data schema_pg.sql > $@.tmp && mv $@.tmp $@
 
-$(B)/gen/trackers_data.c: common/trackers.tsv tools/gen-trackers.sh
+$(B)/gen/trackers_data.c: common/input/trackers.tsv tools/gen-trackers.sh
 	@mkdir -p $(@D)
-	sh tools/gen-trackers.sh common/trackers.tsv > $@.tmp && mv $@.tmp $@
+	sh tools/gen-trackers.sh common/input/trackers.tsv > $@.tmp && mv $@.tmp $@
 
 $(LIB): $(COMMON_OBJ)
 	rm -f $@
@@ -288,14 +295,14 @@ $(B)/cgi-bin/%: cgi-bin/%.c $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAM
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
 
-$(B)/obj/tools/%.o: tools/%.c $(SETTINGS_H) $(FLAGS_STAMP)
+$(B)/obj/consentctl/%.o: consentctl/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # consentctl alone holds the report page (report_data.o, not in the
 # library) and both stores (store_both.o, before the library, wins over its
 # store.o; the PostgreSQL store's objects, which the default library lacks).
-CTL_STORE = $(B)/obj/tools/store_both.o $(if $(filter postgres,$(STORE)),,$(PG_OBJ))
+CTL_STORE = $(B)/obj/consentctl/store_both.o $(if $(filter postgres,$(STORE)),,$(PG_OBJ))
 $(CTL): $(CTL_OBJ) $(CTL_STORE) $(B)/obj/gen/report_data.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(CTL_STORE) $(B)/obj/gen/report_data.o $(LIB) $(CTL_LIBS)
@@ -391,6 +398,9 @@ install: $(CGIS) $(CTL) sdk
 clean:
 	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)
 
-.PHONY: all sdk sdk-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz install clean FORCE
+print-layers:
+	@echo $(LAYERS)
+
+.PHONY: print-layers all sdk sdk-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

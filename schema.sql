@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS configs (
 -- What a config request would otherwise compute from the published
 -- document, computed by `consentctl config publish` (and by `consentctl init`
 -- for every live version), so that a request parses no document
--- (common/prepare.c): the skeleton is the document cut to what picks a
+-- (common/config/prepare.c): the skeleton is the document cut to what picks a
 -- region and a language (resolve.c's resolve_reads: regions' ids,
 -- countries, subdivisions and default languages; the languages; the
 -- category ids) plus the "stamp" of the build that prepared it,
@@ -111,7 +111,7 @@ CREATE TABLE IF NOT EXISTS consent_log (
 	-- The request carried "Sec-GPC: 1" (1) or not (0); NULL: not recorded,
 	-- an entry stored before schema version 3.
 	gpc                 INTEGER CHECK (gpc IN (0, 1)),
-	-- SHA-256 of the entry's canonical encoding (common/proof.c), written
+	-- SHA-256 of the entry's canonical encoding (common/proof/proof.c), written
 	-- with the entry; NULL only in a database being upgraded to version 4.
 	digest              TEXT CHECK (digest IS NULL OR length(digest) = 64),
 	-- The seal whose Merkle tree holds the entry; NULL until sealed.

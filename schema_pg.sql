@@ -1,4 +1,4 @@
--- schema_pg.sql: schema.sql for PostgreSQL (the PostgreSQL store, common/store_pg*.c).
+-- schema_pg.sql: schema.sql for PostgreSQL (the PostgreSQL store, common/store/pg/*.c).
 --
 -- The same tables, columns and meanings as schema.sql, at the same version
 -- (schema_version below, user_version there); see schema.sql for what each

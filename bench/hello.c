@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #ifdef BENCH_SANDBOX
-#include "sandbox.h"
+#include "base/sandbox.h"
 #endif
 
 static const char answer[] =

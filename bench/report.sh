@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 ROWS=${BENCH_ROWS:-1000000}
 N=${BENCH_REPORT_N:-5}
-CTL=${BENCH_CTL:-$top/tools/consentctl}
+CTL=${BENCH_CTL:-$top/bin/consentctl}
 db=$top/build/bench/report-$ROWS.db
 say() { printf 'bench/report: %s\n' "$*" >&2; }
 [ -x "$CTL" ] || { say "build consentctl first (make)"; exit 1; }

@@ -67,7 +67,7 @@
 # floor and with this tree's own build as config, consent and scripts;
 # config_builtin@name too when config_builtin is among the scenarios; and
 # fcgi/config@name ... when that build has the FastCGI mode.  When
-# DIR/consentctl or DIR/../tools/consentctl exists, that consentctl makes the
+# DIR/consentctl or DIR/../bin/consentctl exists, that consentctl makes the
 # variant's empty database (its own schema version, answers prepared with
 # its own stamp: prepare.c), so that a build from before a change is
 # measured on the database it was made for.
@@ -163,7 +163,7 @@ if [ "${BENCH_STATIC:-auto}" != 0 ]; then
 fi
 targets=
 [ -n "${BENCH_CGI:-}" ] || targets="$B/cgi-bin/config $B/cgi-bin/consent $B/cgi-bin/scripts"
-[ -n "${BENCH_CTL:-}" ] || targets="$targets $B/tools/consentctl"
+[ -n "${BENCH_CTL:-}" ] || targets="$targets $B/bin/consentctl"
 if [ -n "$targets" ]; then
 	say "building $targets (the default build: make B=$B)"
 	# shellcheck disable=SC2086
@@ -191,10 +191,10 @@ mkdir -p "$W/floor" "$W/www"
 cc -std=c11 -O2 -static -o "$W/floor/hello" bench/hello.c || die "cannot link the static floor"
 cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -o "$W/spawn" bench/spawn.c
 cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DBENCH_SANDBOX -iquote common -O2 -static \
-    -o "$W/floor/hello-sandbox" bench/hello.c common/sandbox.c common/log.c ||
+    -o "$W/floor/hello-sandbox" bench/hello.c common/base/sandbox.c common/base/log.c ||
     die "cannot link the floor with sandbox_enter()"
 CGI=$top/$B/cgi-bin
-CTL=$top/$B/tools/consentctl
+CTL=$top/$B/bin/consentctl
 [ -z "${BENCH_CGI:-}" ] || CGI=$(cd "$BENCH_CGI" && pwd)
 [ -z "${BENCH_CTL:-}" ] || CTL=$BENCH_CTL
 link_mode=$(file -b "$CGI/consent" 2>/dev/null | grep -o 'statically linked\|dynamically linked' || true)
@@ -245,7 +245,7 @@ fresh_db() { # pristine copy
 variant_pristine() { # name dir
 	vctl=
 	if [ -x "$2/consentctl" ]; then vctl=$2/consentctl
-	elif [ -x "$2/../tools/consentctl" ]; then vctl=$2/../tools/consentctl
+	elif [ -x "$2/../bin/consentctl" ]; then vctl=$2/../bin/consentctl
 	fi
 	rm -f "$W/empty-pristine-$1.db"*
 	if [ -n "$vctl" ]; then

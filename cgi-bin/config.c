@@ -2,17 +2,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "geo.h"
-#include "http.h"
-#include "io.h"
-#include "limits.h"
-#include "log.h"
-#include "prepare.h"
-#include "request.h"
-#include "resp.h"
-#include "serve.h"
-#include "store.h"
-#include "valid.h"
+#include "input/geo.h"
+#include "http/http.h"
+#include "base/io.h"
+#include "base/limits.h"
+#include "base/log.h"
+#include "config/prepare.h"
+#include "endpoint/request.h"
+#include "http/resp.h"
+#include "endpoint/serve.h"
+#include "store/store.h"
+#include "input/valid.h"
 
 /* The cap of a free site: its own, else CONSENT_MAU_CAP, else the default.
  * A malformed CONSENT_MAU_CAP is reported and the default used. */

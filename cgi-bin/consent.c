@@ -1,21 +1,21 @@
 /* consent.c: POST /functions/v1/consent, one consent decision or impression (spec 4.2). */
 #include <string.h>
 
-#include "clock.h"
-#include "consent_req.h"
-#include "defaults.h"
-#include "geo.h"
-#include "hash.h"
-#include "http.h"
-#include "log.h"
-#include "request.h"
-#include "prepare.h"
-#include "proof.h"
-#include "resp.h"
-#include "serve.h"
-#include "store.h"
-#include "ua.h"
-#include "valid.h"
+#include "base/clock.h"
+#include "endpoint/consent_req.h"
+#include "config/defaults.h"
+#include "input/geo.h"
+#include "base/hash.h"
+#include "http/http.h"
+#include "base/log.h"
+#include "endpoint/request.h"
+#include "config/prepare.h"
+#include "proof/proof.h"
+#include "http/resp.h"
+#include "endpoint/serve.h"
+#include "store/store.h"
+#include "input/ua.h"
+#include "input/valid.h"
 
 /* Spec 2.4 enrichment of a checked body, then one transaction in the store. */
 static int

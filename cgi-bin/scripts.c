@@ -1,15 +1,15 @@
 /* scripts.c: POST /functions/v1/scripts, third-party scripts seen on a page (spec 4.3). */
 #include <string.h>
 
-#include "http.h"
-#include "limits.h"
-#include "log.h"
-#include "request.h"
-#include "prepare.h"
-#include "resp.h"
-#include "serve.h"
-#include "scripts_req.h"
-#include "store.h"
+#include "http/http.h"
+#include "base/limits.h"
+#include "base/log.h"
+#include "endpoint/request.h"
+#include "config/prepare.h"
+#include "http/resp.h"
+#include "endpoint/serve.h"
+#include "endpoint/scripts_req.h"
+#include "store/store.h"
 
 /* One request (serve.h).  The report is static for its size (SCRIPTS_MAX
  * entries); it is emptied first, so nothing of a previous request is in it. */

@@ -11,12 +11,12 @@
  */
 #include <string.h>
 
-#include "configdoc.h"
+#include "input/configdoc.h"
 #include "fuzz.h"
-#include "geo.h"
-#include "http.h"
-#include "limits.h"
-#include "resolve.h"
+#include "input/geo.h"
+#include "http/http.h"
+#include "base/limits.h"
+#include "config/resolve.h"
 
 static void
 env(const char *name, const char *value)

@@ -6,12 +6,12 @@
  */
 #include <string.h>
 
-#include "consent_req.h"
+#include "endpoint/consent_req.h"
 #include "fuzz.h"
-#include "hash.h"
-#include "request.h"
-#include "resolve.h"
-#include "valid.h"
+#include "base/hash.h"
+#include "endpoint/request.h"
+#include "config/resolve.h"
+#include "input/valid.h"
 
 static cJSON *doc;  /* the built-in defaults, as for an unpublished site */
 

@@ -8,7 +8,7 @@
  * HTTP_X_VERCEL_IP_COUNTRY_REGION, HTTP_X_COUNTRY_CODE, GEOIP_COUNTRY_CODE.
  */
 #include "fuzz.h"
-#include "geo.h"
+#include "input/geo.h"
 
 static const char *const vars[FUZZ_LINES_MAX] = {
 	"HTTP_CF_IPCOUNTRY", "HTTP_CF_REGION_CODE",

@@ -6,7 +6,7 @@
  * default language, line 5 the content default ("~" or missing: NULL).
  */
 #include "fuzz.h"
-#include "lang.h"
+#include "input/lang.h"
 
 #define AVAIL_MAX 32
 

@@ -7,10 +7,10 @@
  * operator types it to `consentctl domain add`.
  */
 #include "fuzz.h"
-#include "http.h"
-#include "limits.h"
-#include "origin.h"
-#include "resp.h"
+#include "http/http.h"
+#include "base/limits.h"
+#include "input/origin.h"
+#include "http/resp.h"
 
 /* What origin_host and origin_normalise_domain may write: printable ASCII
  * without upper case, at most HOST_MAX characters. */

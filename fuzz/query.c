@@ -5,8 +5,8 @@
  * output buffers of several sizes, each allocated to exactly that size.
  */
 #include "fuzz.h"
-#include "http.h"
-#include "limits.h"
+#include "http/http.h"
+#include "base/limits.h"
 
 static const char *const names[] = { "site_key", "region", "lang", "sync_id", "" };
 static const size_t sizes[] = {

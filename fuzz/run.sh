@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh SECONDS [HARNESS...]: build the libFuzzer harnesses and run each.
 #
-# Builds common/*.c, the generated sources and fuzz/HARNESS.c with clang
+# Builds common/**/*.c, the generated sources and fuzz/HARNESS.c with clang
 # (-fsanitize=fuzzer,address,undefined) under $FUZZ_BUILD (build/fuzz), then
 # runs each harness for SECONDS (default 60) on its seeds (fuzz/corpus/H/),
 # its saved regressions (tests/fuzz-regressions/H/) and the corpus of
@@ -70,11 +70,11 @@ build() {
 	    "$B/gen/defaults_data.c" "$B/gen/defaults_hash.c" "$B/gen/schema_data.c" \
 	    "$B/gen/trackers_data.c" || return 1
 	objs=""
-	for src in common/*.c "$B"/gen/*.c; do
+	for src in $(find common -name '*.c' | LC_ALL=C sort) "$B"/gen/*.c; do
 		# The library of the default build: the SQLite store (store.c
 		# compiled for it alone); the PostgreSQL store is make
 		# STORE=postgres's and consentctl's.
-		case $src in common/store_pg*) continue ;; esac
+		case $src in common/store/pg/*) continue ;; esac
 		obj=$B/obj/$(basename "$src" .c).o
 		compile "$src" "$obj" || return 1
 		objs="$objs $obj"

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "request.h"
-#include "resolve.h"
-#include "scripts_req.h"
-#include "valid.h"
+#include "endpoint/request.h"
+#include "config/resolve.h"
+#include "endpoint/scripts_req.h"
+#include "input/valid.h"
 
 static cJSON *doc;                 /* the built-in defaults */
 static struct scripts_report rep;  /* as large as in cgi-bin/scripts: static */

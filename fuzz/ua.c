@@ -5,7 +5,7 @@
  * would; an empty input is the absent header).
  */
 #include "fuzz.h"
-#include "ua.h"
+#include "input/ua.h"
 
 static const char *const browsers[] = {
 	"Chrome", "Firefox", "Safari", "Edge", "Opera", "Samsung Internet", "IE", "Other", NULL

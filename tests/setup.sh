@@ -142,7 +142,7 @@ _wrap() {
 	fi
 }
 
-ctl() { _wrap "$BUILD/tools/consentctl" "$@"; }
+ctl() { _wrap "$BUILD/bin/consentctl" "$@"; }
 
 # The environment a web server gives a CGI program (RFC 3875 4.1), plus the
 # service's own settings when the test exported them.
@@ -387,12 +387,12 @@ expect_error() {
 }
 
 # The whole built-in config as the build assembles it (tools/embed-texts.sh):
-# common/defaults.json with content.translations made of common/i18n/*.json,
+# common/config/defaults.json with content.translations made of common/config/i18n/*.json,
 # en first, then by code.
 defaults_doc() {
-	( cd "$TOP/common/i18n" && for f in en.json $(LC_ALL=C ls ./*.json | sed 's|^\./||' | grep -vx en.json); do
+	( cd "$TOP/common/config/i18n" && for f in en.json $(LC_ALL=C ls ./*.json | sed 's|^\./||' | grep -vx en.json); do
 		printf '{"%s":' "${f%.json}"; cat "$f"; printf '}\n'
-	done ) | jq -s --slurpfile base "$TOP/common/defaults.json" \
+	done ) | jq -s --slurpfile base "$TOP/common/config/defaults.json" \
 	    '. as $in | $base[0] | .content.translations = (reduce $in[] as $t ({}; . + $t))'
 }
 

@@ -42,7 +42,7 @@ else
 	done
 	# consentctl holds both stores: libpq has no static archive that links
 	# without the server's development files, so it is linked shared.
-	check sh -c "LC_ALL=C readelf -dW '$BUILD/tools/consentctl' | grep -q 'NEEDED.*libpq'" \
+	check sh -c "LC_ALL=C readelf -dW '$BUILD/bin/consentctl' | grep -q 'NEEDED.*libpq'" \
 	    "consentctl links libpq (shared): it holds both stores"
 	if store_is_postgres; then
 		# The lean libpq of static-libs.sh: no GSSAPI, LDAP or OpenSSL in it.

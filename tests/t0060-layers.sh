@@ -1,79 +1,126 @@
 #!/bin/bash
-# t0060-layers.sh: the layers of README "Layout" point one way: no file
-# includes a header of a higher layer, only the SQLite store sees SQLite
-# (db.h, store_sql.h) and only the PostgreSQL store libpq (store_pg.h).
+# t0060-layers.sh: the folders of common/ are its layers, and they point one
+# way.  The order is the Makefile's LAYERS (make print-layers), the one list:
+# a file includes only headers of its own folder's layer or a lower one,
+# each backend of the store (store/sqlite/, store/pg/) only its own private
+# headers and library, and README's drawing names the layers in that order.
 . "$(dirname "$0")/setup.sh"
 
-# The layer of a file of common/ by its base name (README "Layout").
-layer() {
-	case $1 in
-	limits | log | http | resp | valid | origin | lang | geo | ua | tracker | \
-	tracker_data | hash | uuid | defaults | sandbox | configdoc | settings | clock | io) echo 0 ;;
-	db) echo 1 ;;
-	store | store_*) echo 2 ;;
-	resolve | proof) echo 3 ;;
-	prepare) echo 4 ;;
-	request | consent_req | scripts_req | scriptrules | report | serve) echo 5 ;;
-	*) echo unknown ;;
-	esac
+C=$TOP/common
+layers=$(make -s -C "$TOP" print-layers)
+check test -n "$layers" "make print-layers names the layers"
+
+rank() { # the rank of a path under common/ (0 lowest), or nothing
+	local top=${1%%/*} i=0 l
+	for l in $layers; do
+		[ "$l" = "$top" ] && { echo "$i"; return; }
+		i=$((i + 1))
+	done
 }
 
+# Every folder of common/ is a layer (or a backend under store/, or the
+# built-in texts' data); no source lies loose at the top.
 bad=0
-for f in "$TOP"/common/*.[ch]; do
-	base=$(basename "$f"); base=${base%.*}
-	mine=$(layer "$base")
-	if [ "$mine" = unknown ]; then
-		notok "common/$(basename "$f") has a layer in README Layout and this test"
-		bad=1
-		continue
-	fi
-	for h in $(sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f"); do
-		theirs=$(layer "$h")
-		if [ "$theirs" = unknown ] || [ "$theirs" -gt "$mine" ]; then
-			notok "common/$(basename "$f") (layer $mine) includes $h.h (layer $theirs)"
+for d in "$C"/*/; do
+	d=${d%/}; d=${d#"$C"/}
+	if [ -z "$(rank "$d/")" ]; then notok "common/$d/ is a folder but not a layer (Makefile LAYERS)"; bad=1; fi
+done
+for l in $layers; do
+	[ -d "$C/$l" ] || { notok "layer $l has no folder common/$l/"; bad=1; }
+done
+loose=$(find "$C" -maxdepth 1 -type f | wc -l)
+[ "$loose" -le 25 ] || { notok "common/ holds $loose files at its top (at most 25)"; bad=1; }
+[ -z "$(find "$C" -maxdepth 1 -type f -name '*.[ch]')" ] || { notok "a C source at common/'s top, outside every layer"; bad=1; }
+for d in $(cd "$C" && find . -mindepth 2 -type d | sed 's|^\./||'); do
+	case $d in store/sqlite | store/pg | config/i18n) ;;
+	*) notok "common/$d/: a folder below a layer that t0060 does not know"; bad=1 ;;
+	esac
+done
+[ "$bad" = 0 ] && ok "common/ is its layers' folders: $layers"
+
+# Object names are file names: GNU ar keeps one of two of the same name.
+dups=$(find "$C" -name '*.c' -printf '%f\n' | sort | uniq -d)
+check test -z "$dups" "every source of common/ has a name of its own${dups:+ (twice: $dups)}"
+
+# The includes: quoted ones name a path under common/ (or a header make
+# generates into gen/), of the same layer or a lower one.
+generated=" settings.h "
+bad=0
+for f in $(cd "$C" && find . -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort); do
+	mine=$(rank "$f")
+	for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$C/$f"); do
+		case $generated in *" $h "*) continue ;; esac
+		if [ ! -f "$C/$h" ]; then
+			notok "common/$f includes \"$h\", which is no path under common/"
+			bad=1
+			continue
+		fi
+		theirs=$(rank "$h")
+		if [ "$theirs" -gt "$mine" ]; then
+			notok "common/$f (layer ${f%%/*}) includes $h (layer ${h%%/*}, higher)"
 			bad=1
 		fi
+		# A backend's headers are its own; the backends' common interface
+		# (store_ops.h, store_fns.h) is the store layer's alone.
 		case $h in
-		db) case $base in db | store_sql) ;; *) notok "common/$(basename "$f") includes db.h"; bad=1 ;; esac ;;
-		store_sql) case $base in store | store_pg*) notok "common/$(basename "$f") includes store_sql.h"; bad=1 ;;
-		           store_*) ;; *) notok "common/$(basename "$f") includes store_sql.h"; bad=1 ;; esac ;;
-		store_pg) case $base in store_pg*) ;; *) notok "common/$(basename "$f") includes store_pg.h"; bad=1 ;; esac ;;
-		store_ops | store_fns) case $base in store | store_*) ;; *) notok "common/$(basename "$f") includes $h.h"; bad=1 ;; esac ;;
+		store/sqlite/* | store/pg/*)
+			case $f in "${h%/*}"/*) ;; *) notok "common/$f includes $h, private to ${h%/*}/"; bad=1 ;; esac ;;
+		store/store_ops.h | store/store_fns.h)
+			case $f in store/*) ;; *) notok "common/$f includes $h, private to the store"; bad=1 ;; esac ;;
 		esac
 	done
 done
 [ "$bad" = 0 ] && ok "common/: every include points down a layer or stays in its own"
 
-# The two backends of the store (store_ops.h) see only their own library:
-# SQLite's files never libpq, PostgreSQL's never SQLite, store.c neither.
+# Each backend sees its own library only: SQLite's folder never libpq,
+# PostgreSQL's never SQLite, and nothing else either.
 bad=0
-for f in "$TOP"/common/*.[ch]; do
-	base=$(basename "$f"); base=${base%.*}
-	case $base in store_pg*) mine=postgres ;; db | store_*) mine=sqlite ;; *) mine=none ;; esac
-	if grep -Eq '^#include <libpq-fe\.h>' "$f" && [ "$mine" != postgres ]; then
-		notok "common/$(basename "$f") includes libpq-fe.h: only the PostgreSQL store may"
-		bad=1
+for f in $(cd "$C" && find . -name '*.[ch]' | sed 's|^\./||'); do
+	if grep -Eq '^#include <libpq-fe\.h>' "$C/$f"; then
+		case $f in store/pg/*) ;; *) notok "common/$f includes libpq-fe.h: only store/pg/ may"; bad=1 ;; esac
 	fi
-	if grep -Eq '^#include <sqlite3\.h>|^#include "(db|store_sql)\.h"' "$f" && [ "$mine" != sqlite ]; then
-		notok "common/$(basename "$f") reaches SQLite: only the SQLite store may"
-		bad=1
+	if grep -Eq '^#include <sqlite3\.h>' "$C/$f"; then
+		case $f in store/sqlite/*) ;; *) notok "common/$f includes sqlite3.h: only store/sqlite/ may"; bad=1 ;; esac
 	fi
 done
 [ "$bad" = 0 ] && ok "each backend of the store sees its own library only"
 
 bad=0
-for f in "$TOP"/cgi-bin/*.c "$TOP"/tools/*.[ch] "$TOP"/fuzz/*.[ch] "$TOP"/tests/unit/*.[ch]; do
-	if grep -Eq '^#include "(db|store_sql|store_pg|store_ops|store_fns)\.h"|^#include <(sqlite3|libpq-fe)\.h>' "$f"; then
+for f in "$TOP"/cgi-bin/*.c "$TOP"/consentctl/*.[ch] "$TOP"/fuzz/*.[ch] "$TOP"/tests/unit/*.[ch]; do
+	if grep -Eq '^#include "store/(sqlite/|pg/|store_ops\.h|store_fns\.h)|^#include <(sqlite3|libpq-fe)\.h>' "$f"; then
 		notok "${f#"$TOP"/} reaches a backend of the store: only the store may"
 		bad=1
 	fi
 done
-[ "$bad" = 0 ] && ok "endpoints, consentctl, fuzz harnesses and unit tests see only store.h"
+[ "$bad" = 0 ] && ok "endpoints, consentctl, fuzz harnesses and unit tests see only the store's headers"
 
-if grep -rn 'SELECT\|INSERT\|UPDATE\|DELETE FROM' "$TOP"/cgi-bin/*.c "$TOP"/tools/*.c \
-    $(ls "$TOP"/common/*.c | grep -v '/store\|/db\.c') >/dev/null 2>&1; then
+# The endpoints are the request path: nothing of the admin layer.
+bad=0
+for f in "$TOP"/cgi-bin/*.c; do
+	if grep -Eq '^#include "admin/' "$f"; then
+		notok "${f#"$TOP"/} includes the admin layer"
+		bad=1
+	fi
+done
+[ "$bad" = 0 ] && ok "the endpoints include nothing of the admin layer"
+
+if grep -rn 'SELECT\|INSERT\|UPDATE\|DELETE FROM' "$TOP"/cgi-bin/*.c "$TOP"/consentctl/*.c \
+    $(find "$C" -name '*.c' -not -path "$C/store/*") >/dev/null 2>&1; then
 	notok "SQL outside the store"
 else
 	ok "no SQL outside the store"
 fi
-check test -z "$(grep -l 'sqlite3' "$TOP"/common/*.h | grep -v '/db\.h$\|/store_sql\.h$')" "no header but db.h and store_sql.h names SQLite"
+check test -z "$(grep -rl 'sqlite3' "$C" --include='*.h' | grep -v '/store/sqlite/')" "no header outside store/sqlite/ names SQLite"
+
+# README's drawing of the layout names the layers in the Makefile's order.
+last=0 bad=0
+for l in $layers; do
+	n=$(grep -nE "^ +$l/" "$TOP/README.md" | head -1 | cut -d: -f1)
+	if [ -z "$n" ] || [ "$n" -le "$last" ]; then
+		notok "README's drawing names the layer $l/ after the one before it"
+		bad=1
+	else
+		last=$n
+	fi
+done
+[ "$bad" = 0 ] && ok "README's drawing names the layers in their order"

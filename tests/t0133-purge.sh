@@ -94,7 +94,7 @@ unchanged "a second purge changes nothing"
 # On a terminal, purge shows its progress on stderr (script(1) gives it one).
 if command -v script >/dev/null 2>&1; then
 	ctl site set all --retention-days 1 >/dev/null
-	script -qec "$BUILD/tools/consentctl --db '$CONSENT_DB' purge all" /dev/null > "$T/tty" 2>&1
+	script -qec "$BUILD/bin/consentctl --db '$CONSENT_DB' purge all" /dev/null > "$T/tty" 2>&1
 	check grep -q "purge all: 600 of 600 entries" "$T/tty" "on a terminal: progress, entries done of the total"
 	check test "$(db 'SELECT count(*) FROM consent_log WHERE site_id = 2')" = 0 "retention of 1 day: all's old entries purged"
 else

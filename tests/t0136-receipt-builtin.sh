@@ -30,12 +30,12 @@ file_text() { # FILE: an SQL expression of its text
 # The pieces of the built-in texts as the Makefile hashes them
 # (tools/embed-texts.sh --hash), from the directory $1 of i18n files.
 pieces() {
-	printf 'defaults.json\n'; cat "$TOP/common/defaults.json"
+	printf 'defaults.json\n'; cat "$TOP/common/config/defaults.json"
 	for f in en.json $(cd "$1" && LC_ALL=C ls ./*.json | sed 's|^\./||' | grep -vx en.json); do
 		printf '%s\n' "$f"; cat "$1/$f"
 	done
 }
-pieces "$TOP/common/i18n" > "$T/pieces-a"
+pieces "$TOP/common/config/i18n" > "$T/pieces-a"
 A=$(sha256sum < "$T/pieces-a" | cut -c1-64)
 check test "$(db "SELECT count(*) FROM builtin_texts")|$(db "SELECT sha256 FROM builtin_texts")" = "1|$A" "init records this build's built-in texts under their SHA-256"
 pieces_of "$A" "$T/pieces-db"
@@ -67,8 +67,8 @@ check test "$(ctl consent find bt --anon-id alice | jq -r .builtin_sha256)" = "$
 
 # --- build B: other built-in texts (a new title, a reworded label) --------------------
 mkdir "$T/i18n-b"
-cp "$TOP"/common/i18n/*.json "$T/i18n-b/"
-jq '.banner.title = "We use cookies (build B)" | .ui.preferencesTitle = "Privacy choices (build B)"' "$TOP/common/i18n/en.json" > "$T/i18n-b/en.json"
+cp "$TOP"/common/config/i18n/*.json "$T/i18n-b/"
+jq '.banner.title = "We use cookies (build B)" | .ui.preferencesTitle = "Privacy choices (build B)"' "$TOP/common/config/i18n/en.json" > "$T/i18n-b/en.json"
 pieces "$T/i18n-b" > "$T/pieces-b"
 B=$(sha256sum < "$T/pieces-b" | cut -c1-64)
 echo "INSERT INTO builtin_texts (sha256, pieces, recorded_at) VALUES ('$B', $(file_text "$T/pieces-b"), '2026-12-01T00:00:00.000Z')" | db

@@ -219,7 +219,7 @@ if command -v script >/dev/null 2>&1; then
 	ctl --db "$TTY" init >/dev/null
 	n=$(ctl --db "$SRC" consent export pr | wc -l)
 	n=$((n + $(ctl --db "$SRC" consent export other | wc -l)))
-	script -qec "'$BUILD/tools/consentctl' migrate --from '$SRC' --to '$TTY'" /dev/null > "$T/tty" 2>&1
+	script -qec "'$BUILD/bin/consentctl' migrate --from '$SRC' --to '$TTY'" /dev/null > "$T/tty" 2>&1
 	check test $? = 0 "on a terminal: exit 0"
 	tr '\r' '\n' < "$T/tty" > "$T/lines"
 	check grep -qx "consent_log *$n of $n rows" "$T/lines" "on a terminal: rows copied of the total, per table ($(grep consent_log "$T/lines" | tail -n 1))"

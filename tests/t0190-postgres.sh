@@ -3,7 +3,7 @@
 # of the suite runs on it as on SQLite): 16 processes writing 500 consents
 # at once through pgbouncer lose none and count the month's visitors
 # exactly; the server or pgbouncer down, stopped or frozen gives 500
-# "Internal server error" within the request's bound (10 s, common/store_pg.h
+# "Internal server error" within the request's bound (10 s, common/store/pg/pg_store.h
 # PG_REQUEST_MS) with one line on stderr, never a hung process, and the
 # next request after they are back is served; the endpoints' sandbox lets
 # them reach a Unix socket and nothing else; no raw anon_id is stored (a

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t0220-languages.sh: the built-in texts through GET config: every language
-# of common/i18n answers a complete banner in it, regional variants resolve
+# of common/config/i18n answers a complete banner in it, regional variants resolve
 # as the README's "Languages" says (CONTRACT 5.3), and resolvedDirection
 # (an addition to spec 4.1) says which are written right to left.
 . "$(dirname "$0")/setup.sh"
@@ -14,14 +14,14 @@ lang_is() { expect_json '[.resolvedLanguage, .resolvedDirection]' "$1" "$2"; }
 # The four written right to left; every other one left to right.
 rtl=" ar fa he ur "
 n=0
-for f in "$TOP"/common/i18n/*.json; do
+for f in "$TOP"/common/config/i18n/*.json; do
 	code=$(basename "$f" .json)
 	dir=ltr
 	case $rtl in *" $code "*) dir=rtl ;; esac
 	n=$((n + 1))
 	# No country: the region default (opt_in), so no override applies.
 	Q="lang=$code" get
-	got=$(jq -n --slurpfile f "$f" --slurpfile en "$TOP/common/i18n/en.json" \
+	got=$(jq -n --slurpfile f "$f" --slurpfile en "$TOP/common/config/i18n/en.json" \
 	    --slurpfile b "$T/body" --arg code "$code" --arg dir "$dir" '
 	    $f[0] as $t | $b[0] as $b |
 	    [ ($b.resolvedLanguage == $code), ($b.resolvedDirection == $dir),
@@ -41,7 +41,7 @@ for f in "$TOP"/common/i18n/*.json; do
 done
 check test "$n" -ge 53 "at least the 53 languages of issue 12 ($n)"
 Q="lang=de&region=default" get
-expect_json '.resolvedContent.acceptAllText' "$(jq '.banner.acceptAllText' "$TOP/common/i18n/de.json")" \
+expect_json '.resolvedContent.acceptAllText' "$(jq '.banner.acceptAllText' "$TOP/common/config/i18n/de.json")" \
     "region default (opt_in): the banner's own acceptAllText"
 
 # --- regional variants (README "Languages") ------------------------------------
@@ -110,10 +110,10 @@ JSON
 ctl config publish p2 "$T/doc2.json" >/dev/null
 for pass in prepared resolved; do
 	SITE=p2 Q="lang=sv" get
-	expect_json '.resolvedUi' "$(jq -c '.ui + {required: "Alltid på"}' "$TOP/common/i18n/sv.json")" \
+	expect_json '.resolvedUi' "$(jq -c '.ui + {required: "Alltid på"}' "$TOP/common/config/i18n/sv.json")" \
 	    "$pass: a published sv-SE without all its labels: the built-in Swedish ones under its own"
 	SITE=p2 Q="lang=zh-HK" get
-	expect_json '.resolvedUi' "$(jq -c '.ui' "$TOP/common/i18n/zh-TW.json")" \
+	expect_json '.resolvedUi' "$(jq -c '.ui' "$TOP/common/config/i18n/zh-TW.json")" \
 	    "$pass: a published zh-HK without labels: the built-in Traditional Chinese ones"
 	db "DELETE FROM config_answers"
 done

@@ -22,7 +22,7 @@ cat > "$T/old/sys/syscall.h" <<'C'
 #undef __NR_io_uring_setup
 C
 # shellcheck disable=SC2086
-check $CC $flags -I "$T/old" -o "$T/old-headers" "$TOP/common/sandbox.c" "$TOP/common/log.c" "$T/main.c" \
+check $CC $flags -I "$T/old" -o "$T/old-headers" "$TOP/common/base/sandbox.c" "$TOP/common/base/log.c" "$T/main.c" \
     "sandbox.c compiles without __NR_clone3 and __NR_io_uring_setup"
 if [ -x "$T/old-headers" ]; then
 	"$T/old-headers" 2>"$T/old.err"
@@ -31,7 +31,7 @@ fi
 
 # An architecture the filter does not know.
 # shellcheck disable=SC2086
-if $CC $flags -DSANDBOX_ARCH=0 -o "$T/noarch" "$TOP/common/sandbox.c" "$TOP/common/log.c" "$T/main.c" 2>"$T/cc.err"; then
+if $CC $flags -DSANDBOX_ARCH=0 -o "$T/noarch" "$TOP/common/base/sandbox.c" "$TOP/common/base/log.c" "$T/main.c" 2>"$T/cc.err"; then
 	ok "sandbox.c compiles for an architecture without a filter"
 	"$T/noarch" 2>"$T/noarch.err"
 	check test "$(grep -c 'no seccomp filter' "$T/noarch.err")" = 1 "no filter: one line on stderr, for two calls"

@@ -47,7 +47,7 @@ snap
 run scripts rules r1 --publish
 succeeds 1 "scripts rules --publish prints the new version"
 ctl config show r1 > "$T/doc"
-check test "$(jq -c '.scriptRules[:9]' "$T/doc")" = "$(jq -c .scriptRules "$TOP/common/defaults.json")" "the defaults' rules come first, unchanged"
+check test "$(jq -c '.scriptRules[:9]' "$T/doc")" = "$(jq -c .scriptRules "$TOP/common/config/defaults.json")" "the defaults' rules come first, unchanged"
 check test "$(jq -r '.scriptRules[9:][] | "\(.pattern)\t\(.category)"' "$T/doc")" = "$want" "the new rules are appended"
 check test "$(jq -c 'del(.scriptRules)' "$T/doc")" = "$(defaults_doc | jq -c 'del(.scriptRules)')" "everything else is the document it started from"
 cgi GET config "site_key=r1"

@@ -9,7 +9,7 @@
 #
 # The sample is a long tail of ad-tech hosts, so plain coverage is low while
 # the weighted figure, what sites actually load, is high.  Thresholds sit a
-# few points under what common/trackers.tsv reaches (19%, 94%, 89% when
+# few points under what common/input/trackers.tsv reaches (19%, 94%, 89% when
 # written); disagreements are judgement calls listed as "# differs" lines,
 # read them before moving the list towards the sample.  source_conflicts.tsv
 # (domains the two sources label differently, left out of the sample, so

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t0960-fastcgi.sh: FastCGI mode (common/serve.c).  The same three programs,
+# t0960-fastcgi.sh: FastCGI mode (common/endpoint/serve.c).  The same three programs,
 # started with a listening socket on fd 0, serve one request after the
 # other, and every answer is byte for byte the one a new CGI process gives
 # (tests/setup.sh's cgi), whatever came before it in the same process:

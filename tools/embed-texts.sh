@@ -1,7 +1,7 @@
 #!/bin/sh
 # embed-texts.sh BASE TEXT...: print C source holding the built-in config:
-# BASE (common/defaults.json: the document without content.translations)
-# as defaults_base, and each TEXT (common/i18n/CODE.json: one language's
+# BASE (common/config/defaults.json: the document without content.translations)
+# as defaults_base, and each TEXT (common/config/i18n/CODE.json: one language's
 # translation, named by its code) as a string of its own, listed in
 # defaults_lang_codes[] and defaults_lang_texts[] with "en" first and the rest in the
 # order given (the Makefile sorts them).  Kept apart so that a request

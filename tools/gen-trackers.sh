@@ -1,8 +1,8 @@
 #!/bin/sh
-# gen-trackers.sh FILE: check the tracker list FILE (common/trackers.tsv) and
+# gen-trackers.sh FILE: check the tracker list FILE (common/input/trackers.tsv) and
 # print C source defining tracker_table[], its entries sorted by domain in
-# byte order, for common/tracker.c to binary-search (struct in
-# common/tracker_data.h).  Every malformed line is reported as FILE:LINE on
+# byte order, for common/input/tracker.c to binary-search (struct in
+# common/input/tracker_data.h).  Every malformed line is reported as FILE:LINE on
 # stderr and the exit status is 1, with nothing printed on stdout.
 set -eu
 LC_ALL=C
@@ -47,7 +47,7 @@ BEGIN {
 	printf "/* generated from %s by tools/gen-trackers.sh: do not edit */\n", file
 	print "#include <stddef.h>"
 	print ""
-	print "#include \"tracker_data.h\""
+	print "#include \"input/tracker_data.h\""
 	print ""
 	print "const struct tracker_entry tracker_table[] = {"
 }

@@ -13,7 +13,7 @@ cp "$top"/tools/demo/* "$dir/www/demo/"
 sed "s/@PORT@/$port/g" "$top/tools/demo/index.html" > "$dir/www/demo/index.html"
 db=$dir/consent.db
 command -v lighttpd >/dev/null || { echo "serve: lighttpd is not installed (sudo sh tools/deps.sh)" >&2; exit 1; }
-ctl="$top/tools/consentctl --db $db"
+ctl="$top/bin/consentctl --db $db"
 $ctl init >/dev/null
 if ! $ctl site show demo >/dev/null 2>&1; then
 	$ctl site add demo --name "Demo site" --domain localhost --tier paid >/dev/null

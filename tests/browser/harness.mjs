@@ -12,7 +12,7 @@
 //   /csp/NAME.html     the same, with a strict Content-Security-Policy
 // Chromium maps every *.test name to 127.0.0.1, so the API is at
 // http://api.test:PORT and the pages at http://site.test:PORT, a second
-// origin.  The database is fresh per file, made by $BUILD/tools/consentctl:
+// origin.  The database is fresh per file, made by $BUILD/bin/consentctl:
 // site t1 (paid) with the domain site.test.  On the PostgreSQL store
 // (CONSENT_TEST_STORE=postgres, the run's cluster in CONSENT_PG_DIR) it is
 // a fresh PostgreSQL database through pgbouncer (tests/pg.sh pg_new_db),
@@ -34,7 +34,7 @@ export const BUILD = process.env.BUILD || TOP;
 export const SDK = path.join(TOP, 'build/sdk/consent.js');
 export const VERSION = readFileSync(path.join(TOP, 'VERSION'), 'utf8').trim();
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const DEFAULTS = JSON.parse(readFileSync(path.join(TOP, 'common/defaults.json'), 'utf8'));
+const DEFAULTS = JSON.parse(readFileSync(path.join(TOP, 'common/config/defaults.json'), 'utf8'));
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const sha256 = (s) => createHash('sha256').update(s).digest('hex');
@@ -57,14 +57,14 @@ function which(cmd) {
 	return null;
 }
 
-// The built-in config (common/defaults.json, its texts from
-// common/i18n/CODE.json) with only the languages given (en by default): the
+// The built-in config (common/config/defaults.json, its texts from
+// common/config/i18n/CODE.json) with only the languages given (en by default): the
 // base of every published test config.
 export function baseConfig(langs = ['en']) {
 	const doc = structuredClone(DEFAULTS);
 	const tr = {};
 	for (const l of langs) {
-		tr[l] = JSON.parse(readFileSync(path.join(TOP, 'common/i18n', l + '.json'), 'utf8'));
+		tr[l] = JSON.parse(readFileSync(path.join(TOP, 'common/config/i18n', l + '.json'), 'utf8'));
 	}
 	doc.content.translations = tr;
 	return doc;
@@ -105,7 +105,7 @@ export async function startServer({ holdConsent = false } = {}) {
 		{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 	const db = pg ? pgsh('pg_new_db browser') : path.join(dir, 'consent.db');
 	const env = { ...process.env, CONSENT_DB: db };
-	const ctl = (...args) => execFileSync(path.join(BUILD, 'tools/consentctl'), args,
+	const ctl = (...args) => execFileSync(path.join(BUILD, 'bin/consentctl'), args,
 		{ env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 	ctl('init');
 	ctl('site', 'add', 't1', '--name', 'Test site', '--domain', 'site.test', '--tier', 'paid');

@@ -23,7 +23,7 @@ let dir, url, data, browser;
 before(async () => {
 	dir = mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'consent-report-'));
 	const env = { ...process.env, CONSENT_DB: path.join(dir, 'consent.db') };
-	const ctl = (...a) => execFileSync(path.join(h.BUILD, 'tools/consentctl'), a, { env, encoding: 'utf8' });
+	const ctl = (...a) => execFileSync(path.join(h.BUILD, 'bin/consentctl'), a, { env, encoding: 'utf8' });
 	ctl('init');
 	ctl('site', 'add', 'shop', '--name', NAME, '--domain', 'shop.example');
 	execFileSync('sqlite3', [env.CONSENT_DB], { input: readFileSync(path.join(h.TOP, 'tests/fixtures/report-log.sql')) });

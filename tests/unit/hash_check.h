@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "unit.h"
 
 /* The other interface than the one hash_sha256() uses, as the reference:

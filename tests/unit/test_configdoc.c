@@ -4,9 +4,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "configdoc.h"
-#include "defaults.h"
-#include "limits.h"
+#include "input/configdoc.h"
+#include "config/defaults.h"
+#include "base/limits.h"
 #include "unit.h"
 
 static char msg[300];

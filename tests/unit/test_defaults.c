@@ -1,12 +1,12 @@
-/* test_defaults.c: the built-in default config (common/defaults.json, CONTRACT 4 and 5.6). */
+/* test_defaults.c: the built-in default config (common/config/defaults.json, CONTRACT 4 and 5.6). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "defaults.h"
-#include "hash.h"
+#include "config/defaults.h"
+#include "base/hash.h"
 #include "unit.h"
 
 /* The built-in categories; every language's texts are test_texts.c's. */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "geo.h"
+#include "input/geo.h"
 #include "unit.h"
 
 /* Every variable geo_detect() reads, cleared before each case. */

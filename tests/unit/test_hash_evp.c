@@ -5,7 +5,7 @@
  * libcommon.a's hash.o. */
 #define HASH_EVP 1
 #define OPENSSL_SUPPRESS_DEPRECATED   /* the reference: hash_check.h */
-#include "hash.c"
+#include "base/hash.c"
 #include "hash_check.h"
 
 int

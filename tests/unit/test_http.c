@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "http.h"
-#include "limits.h"
+#include "http/http.h"
+#include "base/limits.h"
 #include "unit.h"
 
 static int

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
-#include "io.h"
+#include "http/http.h"
+#include "base/io.h"
 #include "unit.h"
 
 /* A FastCGI request as io.c sees it: its params, its body, its answer. */

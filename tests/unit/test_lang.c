@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lang.h"
-#include "limits.h"
+#include "input/lang.h"
+#include "base/limits.h"
 #include "unit.h"
 
 static const char *const avail[] = { "en", "de", "fr", "pt-BR", "zh-Hant" };

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "limits.h"
-#include "origin.h"
+#include "base/limits.h"
+#include "input/origin.h"
 #include "unit.h"
 
 static char host[HOST_MAX + 1];

@@ -6,9 +6,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "prepare.h"
-#include "resolve.h"
-#include "store.h"
+#include "config/prepare.h"
+#include "config/resolve.h"
+#include "store/store.h"
 #include "unit.h"
 
 /* A document with every kind of region (a subdivision one among them),

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "proof.h"
+#include "base/hash.h"
+#include "proof/proof.h"
 #include "unit.h"
 
 /* The digest of the text "leaf i", as hex, for tree tests. */

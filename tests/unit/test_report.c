@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "admin/report.h"
 #include "unit.h"
 
 static struct report_period p;

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scriptrules.h"
-#include "tracker.h"
+#include "admin/scriptrules.h"
+#include "input/tracker.h"
 #include "unit.h"
 
 static const struct {

@@ -1,15 +1,15 @@
-/* test_texts.c: the built-in texts of every language (common/i18n, issue 12): complete, clean, each its own. */
+/* test_texts.c: the built-in texts of every language (common/config/i18n, issue 12): complete, clean, each its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "defaults.h"
-#include "lang.h"
-#include "limits.h"
+#include "config/defaults.h"
+#include "input/lang.h"
+#include "base/limits.h"
 #include "unit.h"
-#include "valid.h"
+#include "input/valid.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

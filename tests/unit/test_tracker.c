@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracker.h"
-#include "tracker_data.h"
+#include "input/tracker.h"
+#include "input/tracker_data.h"
 #include "unit.h"
 
 struct tracker_case {

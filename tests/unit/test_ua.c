@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ua.h"
+#include "input/ua.h"
 #include "unit.h"
 
 struct ua_case {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "uuid.h"
+#include "base/uuid.h"
 
 static char out[UUID_LEN + 1];
 

@@ -1,7 +1,7 @@
 /* test_valid.c: the declared-input walker, UTF-8 counting and body parsing. */
 #include <string.h>
 
-#include "valid.h"
+#include "input/valid.h"
 #include "unit.h"
 
 static const char *const colours[] = { "red", "green", NULL };

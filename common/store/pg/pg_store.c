@@ -1,0 +1,707 @@
+/* store_pg.c: the PostgreSQL store's connection, its waits, transactions and rows. */
+#include <errno.h>
+#include <math.h>
+#include <nss.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/io.h"
+#include "base/log.h"
+#include "store/pg/pg_store.h"
+
+static void pg_store_close(struct store *st);
+
+int64_t
+pgsql_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+const char *
+pgsql_int_text(char buf[24], int64_t v)
+{
+	snprintf(buf, 24, "%lld", (long long)v);
+	return buf;
+}
+
+/*
+ * libpq's message on one line, without its trailing newline: the log is
+ * one line per failure.  libpq never puts a password in its messages.
+ */
+void
+pgsql_log(const char *what, const char *msg)
+{
+	char line[512];
+	size_t n = 0;
+
+	for (const char *p = msg ? msg : ""; *p != '\0' && n + 1 < sizeof(line); p++) {
+		char c = (*p == '\n' || *p == '\t' || *p == '\r') ? ' ' : *p;
+		if (c == ' ' && (n == 0 || line[n - 1] == ' '))
+			continue;
+		line[n++] = c;
+	}
+	while (n > 0 && line[n - 1] == ' ')
+		n--;
+	line[n] = '\0';
+	log_error("PostgreSQL: %s: %s", what, n > 0 ? line : "failed");
+}
+
+/* The connection is of no more use (timed out, broken): close it, so that
+ * nothing half-read is ever taken for the next answer. */
+void
+pgsql_drop(struct store *st)
+{
+	if (st->conn != NULL)
+		PQfinish(st->conn);
+	st->conn = NULL;
+	st->in_tx = 0;
+}
+
+/* When the wait that starts now must end: the request's deadline, or for
+ * consentctl (no deadline) a bound per wait. */
+static int64_t
+wait_end(const struct store *st, int64_t per_wait)
+{
+	return st->deadline != 0 ? st->deadline : pgsql_now_ms() + per_wait;
+}
+
+/* Wait until the connection's socket is ready (POLLIN or POLLOUT) or end
+ * passes: 0, or -1 (timed out or failed: errno). */
+int
+pgsql_wait(PGconn *conn, short events, int64_t end)
+{
+	struct pollfd p = {.fd = PQsocket(conn), .events = events};
+
+	if (p.fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	for (;;) {
+		int64_t left = end - pgsql_now_ms();
+		int rc;
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		rc = poll(&p, 1, left > 60000 ? 60000 : (int)left);
+		if (rc > 0)
+			return 0;
+		if (rc < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/*
+ * A fully static program (make STORE=postgres with the libpq of
+ * tools/static-libs.sh) has no _DYNAMIC.  Its glibc reaches an NSS module
+ * other than files and dns only by loading the shared one with dlopen,
+ * which crashes it (libnss_systemd, for a uid that /etc/passwd lacks).
+ * libpq looks the user up when the connection string names no user (the
+ * default user name) and when it names no passfile and HOME is unset
+ * (~/.pgpass): there, /etc/passwd only.
+ */
+extern const char _DYNAMIC[] __attribute__((weak));
+
+static void
+nss_static(void)
+{
+	static int done;
+
+	if (done || _DYNAMIC != NULL)
+		return;
+	done = 1;
+	__nss_configure_lookup("passwd", "files");
+	__nss_configure_lookup("hosts", "files dns");
+}
+
+/*
+ * Connect without blocking, so the wait has an end of our own (libpq's
+ * connect_timeout, also given, counts per host and in whole seconds).  The
+ * connection string comes as libpq's "dbname" (expanded); after it, what
+ * the store always wants: UTF-8 text, a name the server's activity shows,
+ * no startup options (pgbouncer refuses them).
+ */
+static int
+connect_db(struct store *st)
+{
+	static const char *const keys[] = {"dbname", "client_encoding", "connect_timeout",
+	                                   "fallback_application_name", NULL};
+	const char *values[] = {st->conninfo, "UTF8", "10", "consent", NULL};
+	int64_t end = st->deadline != 0 ? st->deadline : pgsql_now_ms() + PG_CONNECT_MS;
+	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
+
+	nss_static();
+	st->conn = PQconnectStartParams(keys, values, 1);
+	if (st->conn == NULL) {
+		log_error("out of memory");
+		return -1;
+	}
+	if (PQstatus(st->conn) == CONNECTION_BAD) {
+		pgsql_log("connect", PQerrorMessage(st->conn));
+		pgsql_drop(st);
+		return -1;
+	}
+	for (;;) {
+		if (s == PGRES_POLLING_OK)
+			break;
+		if (s == PGRES_POLLING_FAILED) {
+			pgsql_log("connect", PQerrorMessage(st->conn));
+			pgsql_drop(st);
+			return -1;
+		}
+		if (pgsql_wait(st->conn, s == PGRES_POLLING_READING ? POLLIN : POLLOUT, end) != 0) {
+			pgsql_log("connect", errno == ETIMEDOUT ? "no answer in time (server or pgbouncer down or frozen?)"
+			                                     : strerror(errno));
+			pgsql_drop(st);
+			return -1;
+		}
+		s = PQconnectPoll(st->conn);
+	}
+	if (PQsetnonblocking(st->conn, 1) != 0) {
+		pgsql_log("connect", PQerrorMessage(st->conn));
+		pgsql_drop(st);
+		return -1;
+	}
+	return 0;
+}
+
+/* A new store connected to path, whose waits end at deadline (0: a bound
+ * per wait, consentctl's): STORE_OK or STORE_ERROR (reported). */
+static int
+connect_new(struct store **out, const char *path, enum store_mode mode, int64_t deadline)
+{
+	struct store *st;
+
+	*out = NULL;
+	if ((st = calloc(1, sizeof(*st))) == NULL || (st->conninfo = strdup(path)) == NULL) {
+		log_error("out of memory");
+		free(st);
+		return STORE_ERROR;
+	}
+	st->ops = &store_pg_ops;
+	st->mode = mode;
+	st->deadline = deadline;
+	if (connect_db(st) != 0) {
+		pg_store_close(st);
+		return STORE_ERROR;
+	}
+	*out = st;
+	return STORE_OK;
+}
+
+static int
+pg_store_open(struct store **out, const char *path, enum store_mode mode)
+{
+	return connect_new(out, path, mode, 0);
+}
+
+static void
+pg_store_close(struct store *st)
+{
+	if (st == NULL)
+		return;
+	pgsql_drop(st);
+	free(st->conninfo);
+	free(st);
+}
+
+/* Send what is buffered and wait for the whole of the next result; NULL
+ * when there is none (the command is over), or on failure (*failed). */
+static PGresult *
+next_result(struct store *st, int64_t end, int *failed)
+{
+	int rc;
+
+	while ((rc = PQflush(st->conn)) == 1) {
+		if (pgsql_wait(st->conn, POLLIN | POLLOUT, end) != 0)
+			goto timeout;
+		if (PQconsumeInput(st->conn) == 0)
+			goto broken;
+	}
+	if (rc < 0)
+		goto broken;
+	while (PQisBusy(st->conn)) {
+		if (pgsql_wait(st->conn, POLLIN, end) != 0)
+			goto timeout;
+		if (PQconsumeInput(st->conn) == 0)
+			goto broken;
+	}
+	return PQgetResult(st->conn);
+timeout:
+	*failed = errno == ETIMEDOUT ? 2 : 1;
+	return NULL;
+broken:
+	*failed = 1;
+	return NULL;
+}
+
+/*
+ * Send one command and collect its results: the last one that is not
+ * NULL is kept (a simple query of several statements gives one each).
+ */
+static int
+run(struct store *st, const char *sql, int n, const char *const *params, int simple,
+    PGresult **res, const char *what)
+{
+	int64_t end = wait_end(st, PG_STATEMENT_MS);
+	PGresult *r, *last = NULL;
+	int failed = 0, rc = STORE_OK;
+	const char *state;
+
+	if (res != NULL)
+		*res = NULL;
+	if (st->conn == NULL || PQstatus(st->conn) != CONNECTION_OK) {
+		log_error("PostgreSQL: %s: the connection was lost before", what);
+		return STORE_ERROR;
+	}
+	if ((simple ? PQsendQuery(st->conn, sql)
+	            : PQsendQueryParams(st->conn, sql, n, NULL, params, NULL, NULL, 0)) == 0) {
+		pgsql_log(what, PQerrorMessage(st->conn));
+		pgsql_drop(st);
+		return STORE_ERROR;
+	}
+	while ((r = next_result(st, end, &failed)) != NULL) {
+		switch (PQresultStatus(r)) {
+		case PGRES_COMMAND_OK:
+		case PGRES_TUPLES_OK:
+			break;
+		default:
+			state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+			if (rc == STORE_OK) {
+				if (state != NULL && strcmp(state, "23505") == 0) {
+					rc = STORE_EXISTS;
+				} else {
+					pgsql_log(what, PQresultErrorMessage(r));
+					rc = STORE_ERROR;
+				}
+			}
+		}
+		PQclear(last);
+		last = r;
+	}
+	if (failed) {
+		if (rc == STORE_OK)   /* else the error result said why */
+			pgsql_log(what, failed == 2 ? "no answer in time (server or pgbouncer frozen?)"
+			                         : PQerrorMessage(st->conn));
+		PQclear(last);
+		pgsql_drop(st);
+		return STORE_ERROR;
+	}
+	if (rc == STORE_OK && res != NULL)
+		*res = last;
+	else
+		PQclear(last);
+	if (PQstatus(st->conn) != CONNECTION_OK) {
+		if (rc == STORE_OK)
+			pgsql_log(what, PQerrorMessage(st->conn));
+		pgsql_drop(st);
+		return STORE_ERROR;
+	}
+	return rc;
+}
+
+int
+pgsql_run(struct store *st, const char *sql, int n, const char *const *params,
+       PGresult **res, const char *what)
+{
+	return run(st, sql, n, params, 0, res, what);
+}
+
+int
+pgsql_script(struct store *st, const char *text, const char *what)
+{
+	return run(st, text, 0, NULL, 1, NULL, what);
+}
+
+int
+pgsql_change(struct store *st, const char *sql, int n, const char *const *params,
+          int64_t *changed, const char *what)
+{
+	PGresult *r = NULL;
+	int rc = run(st, sql, n, params, 0, &r, what);
+
+	if (changed != NULL)
+		*changed = rc == STORE_OK ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
+	PQclear(r);
+	return rc;
+}
+
+int
+pgsql_change_one(struct store *st, const char *sql, int n, const char *const *params,
+              const char *what)
+{
+	int64_t changed = 0;
+	int rc = pgsql_change(st, sql, n, params, &changed, what);
+
+	return rc == STORE_OK && changed == 0 ? STORE_NOTFOUND : rc;
+}
+
+/*
+ * BEGIN and the transaction's own timeouts in one round trip (a simple
+ * query of constant text: nothing of a request in it).  SET LOCAL ends
+ * with the transaction, so the pooled server connection keeps nothing.
+ */
+int
+pgsql_begin(struct store *st, const char *how)
+{
+	char sql[384];
+	int64_t left = st->deadline != 0 ? st->deadline - pgsql_now_ms() : PG_STATEMENT_MS;
+
+	if (st->in_tx) {   /* PostgreSQL would only warn; SQLite fails */
+		log_error("PostgreSQL: begin: a transaction is already open");
+		return -1;
+	}
+	if (left < 1)
+		left = 1;
+	/* extra_float_digits 3: every double as text reads back exactly,
+	 * whatever the role or database set (the default, 1, does too). */
+	snprintf(sql, sizeof(sql),
+	    "BEGIN %s; SET LOCAL statement_timeout = %lld; SET LOCAL lock_timeout = %lld;"
+	    " SET LOCAL idle_in_transaction_session_timeout = %lld; SET LOCAL extra_float_digits = 3",
+	    how, (long long)left, (long long)left, (long long)left);
+	if (run(st, sql, 0, NULL, 1, NULL, "begin") != STORE_OK)
+		return -1;
+	st->in_tx = 1;
+	return 0;
+}
+
+int
+pgsql_commit(struct store *st)
+{
+	PGresult *r = NULL;
+	int rc = run(st, "COMMIT", 0, NULL, 0, &r, "commit");
+
+	st->in_tx = 0;
+	/* A transaction that failed answers ROLLBACK to COMMIT. */
+	if (rc == STORE_OK && strcmp(PQcmdStatus(r), "COMMIT") != 0) {
+		log_error("PostgreSQL: commit: the transaction was rolled back");
+		rc = STORE_ERROR;
+	}
+	PQclear(r);
+	return rc == STORE_OK ? 0 : -1;
+}
+
+void
+pgsql_rollback(struct store *st)
+{
+	if (!st->in_tx || st->conn == NULL)
+		return;
+	st->in_tx = 0;
+	run(st, "ROLLBACK", 0, NULL, 0, NULL, "rollback");
+}
+
+char *
+pgsql_text_dup(const PGresult *res, int r, int c)
+{
+	if (PQgetisnull(res, r, c))
+		return NULL;
+	return strdup(PQgetvalue(res, r, c));
+}
+
+/* Type oids of PostgreSQL's catalog (pg_type.h is the server's header). */
+enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_FLOAT4 = 700,
+       OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
+
+/*
+ * The JSON value of field (r, c) as SQLite's store gives the same stored
+ * value (store_sql.c column_json): integers as numbers (booleans where
+ * described), a double that SQLite's NUMERIC affinity would have stored as
+ * an integer as that integer, other doubles by their shortest exact text,
+ * text as a string (parsed where described as JSON).  NULL when out of
+ * memory.
+ */
+static cJSON *
+field_json(const PGresult *res, int r, int c, const struct store_column *col)
+{
+	const char *text = PQgetvalue(res, r, c);
+	Oid type = PQftype(res, c);
+	double d;
+	cJSON *v;
+
+	if (PQgetisnull(res, r, c))
+		return cJSON_CreateNull();
+	switch (type) {
+	case OID_BOOL:
+		if (col->type == ST_BOOL)
+			return cJSON_CreateBool(text[0] == 't');
+		return cJSON_CreateNumber(text[0] == 't' ? 1 : 0);
+	case OID_INT2:
+	case OID_INT4:
+	case OID_INT8:
+		if (col->type == ST_BOOL)
+			return cJSON_CreateBool(strtoll(text, NULL, 10) != 0);
+		return cJSON_CreateNumber((double)strtoll(text, NULL, 10));
+	case OID_FLOAT4:
+	case OID_FLOAT8:
+	case OID_NUMERIC:
+		d = strtod(text, NULL);
+		if (col->type == ST_BOOL)
+			return cJSON_CreateBool(d != 0);
+		if (isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0)
+			return cJSON_CreateNumber(d);
+		return store_exact_number(d);
+	default:
+		if (col->type == ST_JSON && (v = cJSON_Parse(text)) != NULL)
+			return v;
+		return cJSON_CreateString(text);
+	}
+}
+
+cJSON *
+pgsql_row(const PGresult *res, int r, const struct store_column *cols, size_t n)
+{
+	cJSON *row = NULL, *v;
+	size_t i;
+
+	if ((size_t)PQnfields(res) != n) {
+		log_error("store: a statement has %d columns, its description %zu", PQnfields(res), n);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = PQfname(res, (int)i);
+		if (name == NULL || strcmp(name, cols[i].name) != 0) {
+			log_error("store: column %zu is named %s, described as %s",
+			    i, name ? name : "(none)", cols[i].name);
+			return NULL;
+		}
+	}
+	if ((row = cJSON_CreateObject()) == NULL)
+		goto oom;
+	for (i = 0; i < n; i++) {
+		if (cols[i].optional && PQgetisnull(res, r, (int)i))
+			continue;
+		if ((v = field_json(res, r, (int)i, &cols[i])) == NULL)
+			goto oom;
+		if (!cJSON_AddItemToObject(row, cols[i].name, v)) {
+			cJSON_Delete(v);
+			goto oom;
+		}
+	}
+	return row;
+oom:
+	log_error("out of memory");
+	cJSON_Delete(row);
+	return NULL;
+}
+
+int
+pgsql_walk(const PGresult *res, const struct store_column *cols, size_t n,
+        store_row_fn fn, void *arg)
+{
+	int rows = PQntuples(res);
+
+	for (int r = 0; r < rows; r++) {
+		cJSON *row = pgsql_row(res, r, cols, n);
+		int rc;
+		if (row == NULL)
+			return STORE_ERROR;
+		rc = fn(row, arg);
+		cJSON_Delete(row);
+		if (rc != 0)
+			return rc;
+	}
+	return STORE_OK;
+}
+
+int
+pgsql_rows(struct store *st, const char *sql, int n, const char *const *params,
+        const struct store_column *cols, size_t ncols, store_row_fn fn, void *arg,
+        const char *what)
+{
+	PGresult *r = NULL;
+	int rc = pgsql_run(st, sql, n, params, &r, what);
+
+	if (rc == STORE_OK)
+		rc = pgsql_walk(r, cols, ncols, fn, arg);
+	PQclear(r);
+	return rc;
+}
+
+int
+pgsql_site_rows(struct store *st, const char *sql, int n, const char *const *params,
+                const struct store_column *cols, size_t ncols, store_row_fn fn, void *arg,
+                const char *what)
+{
+	PGresult *r = NULL;
+	int64_t id;
+	int rc;
+
+	if (pgsql_run(st, sql, n, params, &r, what) != STORE_OK)
+		return STORE_ERROR;
+	if (PQntuples(r) > 0)
+		rc = pgsql_walk(r, cols, ncols, fn, arg);
+	else
+		rc = pgsql_site_id(st, params[0], 0, &id);
+	PQclear(r);
+	return rc;
+}
+
+int
+pgsql_one_row(struct store *st, const char *sql, int n, const char *const *params,
+           const struct store_column *cols, size_t ncols, cJSON **out, const char *what)
+{
+	PGresult *r = NULL;
+	int rc = pgsql_run(st, sql, n, params, &r, what);
+
+	*out = NULL;
+	if (rc == STORE_OK) {
+		if (PQntuples(r) == 0)
+			rc = STORE_NOTFOUND;
+		else if ((*out = pgsql_row(r, 0, cols, ncols)) == NULL)
+			rc = STORE_ERROR;
+	}
+	PQclear(r);
+	return rc;
+}
+
+int
+pgsql_int64(struct store *st, const char *sql, int n, const char *const *params,
+         int64_t *v, const char *what)
+{
+	PGresult *r = NULL;
+	int rc = pgsql_run(st, sql, n, params, &r, what);
+
+	if (rc == STORE_OK) {
+		if (PQntuples(r) == 0 || PQnfields(r) < 1 || PQgetisnull(r, 0, 0))
+			rc = STORE_NOTFOUND;
+		else
+			*v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	}
+	PQclear(r);
+	return rc;
+}
+
+int
+pgsql_site_id(struct store *st, const char *key, int lock, int64_t *id)
+{
+	const char *p[] = {key};
+
+	if (strlen(key) > SITE_KEY_MAX)
+		return STORE_NOTFOUND;
+	return pgsql_int64(st, lock ? "SELECT id FROM sites WHERE site_key = $1 FOR NO KEY UPDATE"
+	                         : "SELECT id FROM sites WHERE site_key = $1",
+	    1, p, id, "site lookup");
+}
+
+/*
+ * The request path.  A CGI process connects for its one request.  A FastCGI
+ * process keeps its connection (to the local pgbouncer, which keeps the
+ * server's) while it serves the same database in the same mode, and opens
+ * a new one after a failed request or a lost connection.  Each request has
+ * PG_REQUEST_MS in all, from store_acquire() on.
+ */
+static struct store *kept;
+
+/* Whether an idle kept connection is still good: it should have nothing
+ * to read, so anything readable (pgbouncer or the server closed it, or
+ * said why) or a hangup means: connect again rather than fail the
+ * request on it. */
+static int
+idle_and_open(PGconn *conn)
+{
+	struct pollfd p = {.fd = PQsocket(conn), .events = POLLIN};
+
+	if (PQstatus(conn) != CONNECTION_OK || PQtransactionStatus(conn) != PQTRANS_IDLE ||
+	    p.fd < 0)
+		return 0;
+	return poll(&p, 1, 0) == 0;
+}
+
+static int
+pg_store_acquire(struct store **out, const char *path, enum store_mode mode)
+{
+	int64_t deadline = pgsql_now_ms() + PG_REQUEST_MS;
+
+	*out = NULL;
+	if (kept != NULL && (kept->mode != mode || strcmp(kept->conninfo, path) != 0 ||
+	    kept->conn == NULL || !idle_and_open(kept->conn))) {
+		pg_store_close(kept);
+		kept = NULL;
+	}
+	if (kept == NULL && connect_new(&kept, path, mode, deadline) != STORE_OK)
+		return STORE_ERROR;
+	kept->deadline = deadline;
+	*out = kept;
+	return STORE_OK;
+}
+
+static void
+pg_store_release(struct store *st, int failed)
+{
+	if (st == NULL)
+		return;
+	if (st != kept) {
+		pg_store_close(st);
+		return;
+	}
+	pgsql_rollback(st);
+	if (failed || !io_persistent()) {
+		pg_store_close(kept);
+		kept = NULL;
+	}
+}
+
+static void
+pg_store_forget(void)
+{
+	pg_store_close(kept);
+	kept = NULL;
+}
+
+/*
+ * No group commit: each write is one statement (or one short transaction)
+ * of its own, and what makes many writers cheap is PostgreSQL's own group
+ * commit of concurrent transactions, not one process's batch.
+ */
+static void
+pg_store_group_begin(void)
+{
+}
+
+static int
+pg_store_group_open(void)
+{
+	return 0;
+}
+
+static unsigned
+pg_store_group_joined(void)
+{
+	return 0;
+}
+
+static int
+pg_store_group_end(void)
+{
+	return STORE_OK;
+}
+
+static int
+pg_store_group_committed(unsigned g)
+{
+	(void)g;
+	return 1;
+}
+
+const struct store_ops store_pg_ops = {
+	.name = "PostgreSQL",
+	.open = pg_store_open,
+	.close = pg_store_close,
+	.acquire = pg_store_acquire,
+	.release = pg_store_release,
+	.forget = pg_store_forget,
+	.group_begin = pg_store_group_begin,
+	.group_open = pg_store_group_open,
+	.group_joined = pg_store_group_joined,
+	.group_end = pg_store_group_end,
+	.group_committed = pg_store_group_committed,
+#define STORE_FN(type, name, params, args) .name = pg_store_##name,
+#include "store/store_fns.h"
+#undef STORE_FN
+};

@@ -1,0 +1,186 @@
+/* store_configs.c: the SQLite store of published configs and what is prepared from them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "base/log.h"
+#include "store/sqlite/sqlite_store.h"
+
+/*
+ * Replace what is stored as prepared from config version id by prep (NULL
+ * or without a skeleton: nothing).  Inside the caller's write transaction.
+ */
+static int
+put_prepared(struct store *st, int64_t id, const struct store_prepared *prep)
+{
+	static const char *const clear_sql[] = {
+	    "DELETE FROM config_answers WHERE config_id = ?1",
+	    "DELETE FROM config_skeletons WHERE config_id = ?1",
+	};
+	static const char skel_sql[] =
+	    "INSERT INTO config_skeletons (config_id, skeleton, script_rules)"
+	    " VALUES (?1, ?2, ?3)";
+	static const char answer_sql[] =
+	    "INSERT INTO config_answers (config_id, region, language, answer)"
+	    " VALUES (?1, ?2, ?3, ?4)";
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR;
+
+	for (size_t i = 0; i < sizeof(clear_sql) / sizeof(clear_sql[0]); i++) {
+		if (db_prepare(st->db, clear_sql[i], &q) != 0)
+			return STORE_ERROR;
+		sqlite3_bind_int64(q, 1, id);
+		if (sql_change(st, q, "config prepare") != STORE_OK)
+			goto out;
+		sqlite3_finalize(q);
+		q = NULL;
+	}
+	if (prep == NULL || prep->skeleton == NULL)
+		return STORE_OK;
+	if (db_prepare(st->db, skel_sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, id);
+	db_bind_text(q, 2, prep->skeleton);
+	db_bind_text(q, 3, prep->script_rules);
+	if (sql_change(st, q, "config prepare") != STORE_OK)
+		goto out;
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, answer_sql, &q) != 0)
+		return STORE_ERROR;
+	for (size_t i = 0; i < prep->n; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, id);
+		db_bind_text(q, 2, prep->a[i].region);
+		db_bind_text(q, 3, prep->a[i].language);
+		db_bind_text(q, 4, prep->a[i].answer);
+		if (sql_change(st, q, "config prepare") != STORE_OK)
+			goto out;
+	}
+	rc = STORE_OK;
+out:
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int
+sqlite_store_config_prepare_live(struct store *st, const struct store_preparer *p)
+{
+	static const char sql[] =
+	    "SELECT c.id, c.document FROM sites s JOIN configs c ON c.id = s.config_id";
+	sqlite3_stmt *q = NULL;
+	struct { int64_t id; char *doc; } *v = NULL, *grown;
+	size_t n = 0, cap = 0;
+	int rc = STORE_ERROR, step;
+
+	if (db_begin(st->db) != 0)
+		return STORE_ERROR;
+	if (db_prepare(st->db, sql, &q) != 0)
+		goto out;
+	/* Read them all first: the inserts below must not run under the scan. */
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		const unsigned char *d = sqlite3_column_text(q, 1);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if ((grown = realloc(v, cap * sizeof(*v))) == NULL) {
+				log_error("out of memory");
+				goto out;
+			}
+			v = grown;
+		}
+		v[n].id = sqlite3_column_int64(q, 0);
+		if ((v[n].doc = strdup(d ? (const char *)d : "")) == NULL) {
+			log_error("out of memory");
+			goto out;
+		}
+		n++;
+	}
+	if (step != SQLITE_DONE) {
+		db_log(st->db, "config prepare");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct store_prepared prep;
+		int made, stored;
+
+		memset(&prep, 0, sizeof(prep));
+		if ((made = p->prepare(p->arg, v[i].doc, &prep)) < 0)
+			goto out;
+		stored = put_prepared(st, v[i].id, made == 0 ? &prep : NULL);
+		if (made == 0)
+			p->release(p->arg, &prep);
+		if (stored != STORE_OK)
+			goto out;
+	}
+	rc = STORE_OK;
+out:
+	sqlite3_finalize(q);
+	for (size_t i = 0; i < n; i++)
+		free(v[i].doc);
+	free(v);
+	if (rc == STORE_OK)
+		return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
+	db_rollback(st->db);
+	return rc;
+}
+
+int
+sqlite_store_config_publish(struct store *st, const char *key, const char *doc,
+                            const struct store_prepared *prep, int64_t *version)
+{
+	static const char insert_sql[] =
+	    "INSERT INTO configs (site_id, version, document, published_at, sha256)"
+	    " SELECT ?1, coalesce(max(version), 0) + 1, ?2, ?3, ?4"
+	    " FROM configs WHERE site_id = ?1";
+	static const char point_sql[] =
+	    "UPDATE sites SET config_id = ?2 WHERE id = ?1";
+	static const char version_sql[] = "SELECT version FROM configs WHERE id = ?1";
+	sqlite3_stmt *q = NULL;
+	char now[32], sha[65];
+	int64_t id, config;
+	int rc = STORE_ERROR;
+
+	db_now(now, NULL);
+	/* Every entry stored under this version names the document by it. */
+	if (hash_sha256_hex(doc, strlen(doc), sha) != 0)
+		return STORE_ERROR;
+	if (db_begin(st->db) != 0)
+		return STORE_ERROR;
+	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
+		goto out;
+	rc = STORE_ERROR;
+	if (db_prepare(st->db, insert_sql, &q) != 0)
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	db_bind_text(q, 2, doc);
+	db_bind_text(q, 3, now);
+	db_bind_text(q, 4, sha);
+	if (sql_change(st, q, "config publish") != STORE_OK)
+		goto out;
+	config = sqlite3_last_insert_rowid(st->db);
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, point_sql, &q) != 0)
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int64(q, 2, config);
+	if (sql_change(st, q, "config publish") != STORE_OK)
+		goto out;
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, version_sql, &q) != 0)
+		goto out;
+	sqlite3_bind_int64(q, 1, config);
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		db_log(st->db, "config publish");
+		goto out;
+	}
+	*version = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	q = NULL;
+	if (put_prepared(st, config, prep) != STORE_OK)
+		goto out;
+	return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
+out:
+	sqlite3_finalize(q);
+	db_rollback(st->db);
+	return rc;
+}
+

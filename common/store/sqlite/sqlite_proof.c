@@ -1,0 +1,746 @@
+/* store_proof.c: the SQLite store of the proof of the log: seals, leaves, erasure, purge. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/log.h"
+#include "store/sqlite/sqlite_store.h"
+
+/* A read transaction takes its snapshot at its first read: take it now. */
+int
+sqlite_store_snapshot(struct store *st, int begin)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR;
+
+	if (!begin) {
+		db_rollback(st->db);
+		return STORE_OK;
+	}
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(st->db, "begin");
+		return STORE_ERROR;
+	}
+	if (db_prepare(st->db, "SELECT count(*) FROM sites", &q) == 0 &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		rc = STORE_OK;
+	else
+		db_log(st->db, "snapshot");
+	sqlite3_finalize(q);
+	if (rc != STORE_OK)
+		db_rollback(st->db);
+	return rc;
+}
+
+int
+sqlite_store_consent_find(struct store *st, const char *key, const char *anon_id_hash,
+                          store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT " LOG_ROW " FROM " LOG_FROM
+	    " WHERE l.site_id = ?1 AND l.anon_id_hash = ?2 ORDER BY l.created_at, l.id";
+
+	return sql_site_rows(st, key, sql, anon_id_hash, store_log_columns,
+	    store_log_ncolumns, fn, arg, "consent find");
+}
+
+int
+sqlite_store_unsealed(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT " LOG_ROW " FROM " LOG_FROM
+	    " WHERE l.site_id = ?1 AND l.seal_id IS NULL AND ?2 IS NULL"
+	    " ORDER BY l.created_at, l.id";
+
+	return sql_site_rows(st, key, sql, NULL, store_log_columns,
+	    store_log_ncolumns, fn, arg, "unsealed entries");
+}
+
+int
+sqlite_store_consent_count(struct store *st, const char *key, int64_t *n)
+{
+	static const char sql[] = "SELECT count(*) FROM consent_log WHERE site_id = ?1";
+
+	return sql_site_int64(st, key, sql, n, "count entries");
+}
+
+static const struct store_column seal_columns[] = { SEAL_COLUMN_LIST };
+
+int
+sqlite_store_seals(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT seq AS seq, sealed_at AS sealed_at, tree_size AS tree_size,"
+	    " root AS root, prev AS prev, hash AS hash FROM consent_seals"
+	    " WHERE site_id = ?1 AND ?2 IS NULL ORDER BY seq";
+
+	return sql_site_rows(st, key, sql, NULL, seal_columns, SQL_NCOLS(seal_columns),
+	    fn, arg, "seals");
+}
+
+/* The row id of the site's seal seq: STORE_OK, STORE_NOTFOUND, STORE_ERROR. */
+static int
+seal_id(struct store *st, int64_t site, int64_t seq, int64_t *id)
+{
+	static const char sql[] =
+	    "SELECT id FROM consent_seals WHERE site_id = ?1 AND seq = ?2";
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, site);
+	sqlite3_bind_int64(q, 2, seq);
+	rc = sql_int64(st, q, id, "seal lookup");
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int
+sqlite_store_seal_leaves(struct store *st, const char *key, int64_t seq,
+                         store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT " LOG_ROW " FROM " LOG_FROM " WHERE l.seal_id = ?1 AND l.site_id = ?2"
+	    " UNION ALL"
+	    " SELECT p.entry_id, " LOG_PRUNED_FIELDS ", 1"
+	    " FROM consent_pruned p JOIN consent_seals s ON s.id = p.seal_id"
+	    " WHERE p.seal_id = ?1"
+	    " ORDER BY created_at, id";
+	sqlite3_stmt *q = NULL;
+	int64_t site, id;
+	int rc;
+
+	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+		return rc;
+	if ((rc = seal_id(st, site, seq, &id)) != STORE_OK)
+		return rc;
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int64(q, 2, site);
+	rc = sql_walk(st, q, store_log_columns, store_log_ncolumns, fn, arg, "seal leaves");
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * The leaves a new seal takes, read in one read transaction (no write
+ * lock): the previous seal and up to max unsealed entries, oldest first.
+ * *leaf receives a new array (caller frees).
+ */
+static int
+seal_read(struct store *st, int64_t site, size_t max, int slack_seconds,
+          struct store_seal *s, struct store_leaf **leaf, size_t *n)
+{
+	static const char last_sql[] =
+	    "SELECT seq, hash, strftime('%Y-%m-%dT%H:%M:%fZ', last_created_at, ?2)"
+	    " FROM consent_seals WHERE site_id = ?1 ORDER BY seq DESC LIMIT 1";
+	/* From the last seal's last entry, less the slack, on: the log's
+	 * (site_id, created_at) index, no index of its own that every insert
+	 * would write. */
+	static const char leaf_sql[] =
+	    "SELECT id, created_at, digest FROM consent_log"
+	    " WHERE site_id = ?1 AND created_at >= ?3 AND seal_id IS NULL"
+	    " ORDER BY created_at, id LIMIT ?2";
+	char from[40] = "", slack[32];
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR, step;
+
+	*leaf = NULL;
+	*n = 0;
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(st->db, "begin");
+		return STORE_ERROR;
+	}
+	if (db_prepare(st->db, last_sql, &q) != 0)
+		goto out;
+	sqlite3_bind_int64(q, 1, site);
+	snprintf(slack, sizeof(slack), "-%d seconds", slack_seconds);
+	db_bind_text(q, 2, slack);
+	step = sqlite3_step(q);
+	if (step == SQLITE_ROW) {
+		const unsigned char *h = sqlite3_column_text(q, 1), *f = sqlite3_column_text(q, 2);
+
+		if (f != NULL && strlen((const char *)f) < sizeof(from))
+			memcpy(from, f, strlen((const char *)f) + 1);
+
+		s->seq = sqlite3_column_int64(q, 0) + 1;
+		if (h == NULL || sqlite3_column_bytes(q, 1) != 64) {
+			log_error("seal %lld has no hash", (long long)(s->seq - 1));
+			goto out;
+		}
+		memcpy(s->prev, h, 65);
+	} else if (step == SQLITE_DONE) {
+		s->seq = 1;
+		memset(s->prev, '0', 64);
+		s->prev[64] = '\0';
+	} else {
+		db_log(st->db, "last seal");
+		goto out;
+	}
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, leaf_sql, &q) != 0)
+		goto out;
+	sqlite3_bind_int64(q, 1, site);
+	sqlite3_bind_int64(q, 2, (int64_t)max);
+	db_bind_text(q, 3, from);
+	if ((*leaf = calloc(max > 0 ? max : 1, sizeof(**leaf))) == NULL) {
+		log_error("out of memory");
+		goto out;
+	}
+	while ((step = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
+		struct store_leaf *l = &(*leaf)[*n];
+		const unsigned char *t = sqlite3_column_text(q, 1), *d = sqlite3_column_text(q, 2);
+
+		l->id = sqlite3_column_int64(q, 0);
+		if (t == NULL || d == NULL || sqlite3_column_bytes(q, 2) != 64 ||
+		    sqlite3_column_bytes(q, 1) >= (int)sizeof(l->created_at)) {
+			log_error("entry %lld has no digest (consentctl init upgrades the database)",
+			    (long long)l->id);
+			goto out;
+		}
+		memcpy(l->created_at, t, (size_t)sqlite3_column_bytes(q, 1) + 1);
+		memcpy(l->digest, d, 65);
+		(*n)++;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		db_log(st->db, "unsealed entries");
+		goto out;
+	}
+	rc = STORE_OK;
+out:
+	sqlite3_finalize(q);
+	db_rollback(st->db);
+	if (rc != STORE_OK) {
+		free(*leaf);
+		*leaf = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+int
+sqlite_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
+                  void *arg, int64_t *sealed)
+{
+	static const char last_sql[] =
+	    "SELECT coalesce(max(seq), 0) FROM consent_seals WHERE site_id = ?1";
+	static const char ins_sql[] =
+	    "INSERT INTO consent_seals (site_id, seq, sealed_at, tree_size, root, prev, hash,"
+	    " last_created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+	static const char mark_sql[] =
+	    "UPDATE consent_log SET seal_id = ?1 WHERE id = ?2 AND site_id = ?3"
+	    " AND seal_id IS NULL";
+	struct store_leaf *leaf = NULL;
+	struct store_seal s;
+	sqlite3_stmt *q = NULL;
+	int64_t site, sid;
+	size_t n = 0;
+	int rc;
+
+	*sealed = 0;
+	memset(&s, 0, sizeof(s));
+	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+		return rc;
+	if ((rc = seal_read(st, site, max, slack, &s, &leaf, &n)) != STORE_OK || n == 0)
+		goto done;
+	db_now(s.sealed_at, NULL);
+	if (fn(arg, key, leaf, n, &s) != 0) {
+		rc = STORE_ERROR;
+		goto done;
+	}
+	rc = STORE_ERROR;
+	if (db_begin(st->db) != 0)
+		goto done;
+	/* Another sealer may have gone first: then this seal is not the next. */
+	if (db_prepare(st->db, last_sql, &q) != 0)
+		goto fail;
+	sqlite3_bind_int64(q, 1, site);
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		db_log(st->db, "last seal");
+		goto fail;
+	}
+	if (sqlite3_column_int64(q, 0) != s.seq - 1) {
+		rc = STORE_EXISTS;
+		goto fail;
+	}
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, ins_sql, &q) != 0)
+		goto fail;
+	sqlite3_bind_int64(q, 1, site);
+	sqlite3_bind_int64(q, 2, s.seq);
+	db_bind_text(q, 3, s.sealed_at);
+	sqlite3_bind_int64(q, 4, s.tree_size);
+	db_bind_text(q, 5, s.root);
+	db_bind_text(q, 6, s.prev);
+	db_bind_text(q, 7, s.hash);
+	db_bind_text(q, 8, leaf[n - 1].created_at);
+	if ((rc = sql_change(st, q, "add seal")) != STORE_OK)
+		goto fail;
+	rc = STORE_ERROR;
+	sid = sqlite3_last_insert_rowid(st->db);
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, mark_sql, &q) != 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, sid);
+		sqlite3_bind_int64(q, 2, leaf[i].id);
+		sqlite3_bind_int64(q, 3, site);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			db_log(st->db, "seal entry");
+			goto fail;
+		}
+		if (sqlite3_changes(st->db) != 1) {   /* erased or sealed meanwhile */
+			rc = STORE_EXISTS;
+			goto fail;
+		}
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	if (db_commit(st->db) != 0)
+		goto done;
+	*sealed = (int64_t)n;
+	rc = STORE_OK;
+	goto done;
+fail:
+	db_rollback(st->db);
+done:
+	sqlite3_finalize(q);
+	free(leaf);
+	return rc;
+}
+
+int
+sqlite_store_site_keys(struct store *st, store_key_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT site_key, coalesce(retention_days, -1) FROM sites ORDER BY site_key";
+	sqlite3_stmt *q = NULL;
+	char **keys = NULL;
+	int64_t *days = NULL;
+	size_t n = 0, cap = 0;
+	int rc = STORE_ERROR, step;
+
+	/* Read them all first: fn may write to the database. */
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t c2 = cap ? cap * 2 : 64;
+			char **k2 = realloc(keys, c2 * sizeof(*keys));
+			int64_t *d2;
+
+			if (k2 != NULL)
+				keys = k2;
+			if (k2 == NULL || (d2 = realloc(days, c2 * sizeof(*days))) == NULL) {
+				log_error("out of memory");
+				goto out;
+			}
+			days = d2;
+			cap = c2;
+		}
+		if ((keys[n] = sql_text_dup(q, 0)) == NULL) {
+			log_error("out of memory");
+			goto out;
+		}
+		days[n++] = sqlite3_column_int64(q, 1);
+	}
+	if (step != SQLITE_DONE) {
+		db_log(st->db, "site keys");
+		goto out;
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	rc = STORE_OK;
+	for (size_t i = 0; i < n && rc == STORE_OK; i++)
+		rc = fn(keys[i], days[i], arg);
+out:
+	sqlite3_finalize(q);
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(days);
+	return rc;
+}
+
+int
+sqlite_store_config_version(struct store *st, const char *key, int64_t version,
+                            char **document, char sha256[65])
+{
+	static const char sql[] =
+	    "SELECT c.document, c.sha256 FROM configs c JOIN sites s ON s.id = c.site_id"
+	    " WHERE s.site_key = ?1 AND c.version = ?2";
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR;
+
+	*document = NULL;
+	sha256[0] = '\0';
+	if (db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	db_bind_text(q, 1, key);
+	sqlite3_bind_int64(q, 2, version);
+	switch (sqlite3_step(q)) {
+	case SQLITE_ROW:
+		if ((*document = sql_text_dup(q, 0)) == NULL) {
+			log_error("out of memory");
+			break;
+		}
+		if (sqlite3_column_bytes(q, 1) == 64)
+			memcpy(sha256, sqlite3_column_text(q, 1), 65);
+		rc = STORE_OK;
+		break;
+	case SQLITE_DONE:
+		rc = STORE_NOTFOUND;
+		break;
+	default:
+		db_log(st->db, "config version");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static const struct store_column version_columns[] = { VERSION_COLUMN_LIST };
+
+int
+sqlite_store_config_versions(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT version AS version, sha256 AS sha256, document AS document"
+	    " FROM configs WHERE site_id = ?1 AND ?2 IS NULL ORDER BY version";
+
+	return sql_site_rows(st, key, sql, NULL, version_columns,
+	    SQL_NCOLS(version_columns), fn, arg, "config versions");
+}
+
+/* Run sql with ?1 bound to a and ?2 to the text b: 0 or -1 (reported). */
+static int
+run2(struct store *st, const char *sql, int64_t a, const char *b, const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (db_prepare(st->db, sql, &q) != 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, a);
+	db_bind_text(q, 2, b);
+	rc = sql_change(st, q, what) == STORE_OK ? 0 : -1;
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * Truncate the WAL after the checkpoint, so that no earlier version of a
+ * page stays in it; readers still in the WAL make it wait (busy handler).
+ */
+static int
+wal_truncate(struct store *st)
+{
+	int log = 0, done = 0;
+
+	for (int i = 0; i < 50; i++) {
+		if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+		    &log, &done) == SQLITE_OK)
+			return STORE_OK;
+		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+	}
+	db_log(st->db, "checkpoint after erasure");
+	return STORE_ERROR;
+}
+
+/*
+ * The visitor's entries are found first without the write lock (the log
+ * has no index on anon_id_hash, which every insert would pay for, so this
+ * reads all of the site's entries), then deleted by id in a short write
+ * transaction, with those stored since the read (ids above the highest
+ * then) found by a range of ids.
+ */
+int
+sqlite_store_consent_erase(struct store *st, const char *key, const char *anon_id_hash,
+                           int64_t *count)
+{
+	static const char max_sql[] = "SELECT coalesce(max(id), 0) FROM consent_log";
+	static const char find_sql[] =
+	    "SELECT id FROM consent_log WHERE site_id = ?1 AND anon_id_hash = ?2";
+#define ERASE_WHERE \
+	" WHERE site_id = ?1 AND anon_id_hash = ?2 AND (id = ?3 OR (?3 IS NULL AND id > ?4))"
+	static const char keep_sql[] =
+	    "INSERT INTO consent_pruned (seal_id, created_at, entry_id, digest)"
+	    " SELECT seal_id, created_at, id, digest FROM consent_log" ERASE_WHERE
+	    " AND seal_id IS NOT NULL";
+	static const char del_sql[] = "DELETE FROM consent_log" ERASE_WHERE;
+#undef ERASE_WHERE
+	static const char mau_sql[] =
+	    "DELETE FROM mau_visitors WHERE site_id = ?1 AND anon_id_hash = ?2";
+	static const char rec_sql[] =
+	    "INSERT INTO consent_erasures (site_id, erased_at, entries) VALUES (?1, ?2, ?3)";
+	sqlite3_stmt *q = NULL, *keep = NULL, *del = NULL;
+	int64_t site, max = 0, *ids = NULL;
+	size_t n = 0, cap = 0;
+	char now[32];
+	int rc, step;
+
+	*count = 0;
+	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+		return rc;
+	rc = STORE_ERROR;
+	/* Deleted content is overwritten with zeros, not left in free space. */
+	if (sqlite3_exec(st->db, "PRAGMA secure_delete = ON", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(st->db, "secure_delete");
+		return STORE_ERROR;
+	}
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		db_log(st->db, "begin");
+		return STORE_ERROR;
+	}
+	if (db_prepare(st->db, max_sql, &q) != 0 || sql_int64(st, q, &max, "erase") != STORE_OK)
+		goto read_fail;
+	sqlite3_finalize(q);
+	if (db_prepare(st->db, find_sql, &q) != 0)
+		goto read_fail;
+	sqlite3_bind_int64(q, 1, site);
+	db_bind_text(q, 2, anon_id_hash);
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n == cap) {
+			int64_t *p = realloc(ids, (cap = cap ? cap * 2 : 64) * sizeof(*ids));
+
+			if (p == NULL) {
+				log_error("out of memory");
+				goto read_fail;
+			}
+			ids = p;
+		}
+		ids[n++] = sqlite3_column_int64(q, 0);
+	}
+	if (step != SQLITE_DONE) {
+		db_log(st->db, "erase");
+		goto read_fail;
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	db_rollback(st->db);
+
+	if (db_begin(st->db) != 0)
+		goto out;
+	if (db_prepare(st->db, keep_sql, &keep) != 0 || db_prepare(st->db, del_sql, &del) != 0)
+		goto fail;
+	/* Each id found, then (i == n) whatever came after the read. */
+	for (size_t i = 0; i <= n; i++) {
+		sqlite3_stmt *two[2] = { keep, del };
+
+		for (int k = 0; k < 2; k++) {
+			sqlite3_reset(two[k]);
+			sqlite3_bind_int64(two[k], 1, site);
+			db_bind_text(two[k], 2, anon_id_hash);
+			if (i < n)
+				sqlite3_bind_int64(two[k], 3, ids[i]);
+			else
+				sqlite3_bind_null(two[k], 3);
+			sqlite3_bind_int64(two[k], 4, max);
+			if (sql_change(st, two[k], "erase") != STORE_OK)
+				goto fail;
+		}
+		*count += sqlite3_changes(st->db);
+	}
+	if (run2(st, mau_sql, site, anon_id_hash, "erase") != 0)
+		goto fail;
+	db_now(now, NULL);
+	if (db_prepare(st->db, rec_sql, &q) != 0)
+		goto fail;
+	sqlite3_bind_int64(q, 1, site);
+	db_bind_text(q, 2, now);
+	sqlite3_bind_int64(q, 3, *count);
+	if (sql_change(st, q, "erase") != STORE_OK)
+		goto fail;
+	sqlite3_finalize(q);
+	q = NULL;
+	if (db_commit(st->db) != 0)
+		goto out;
+	rc = wal_truncate(st);
+	goto out;
+read_fail:
+fail:
+	db_rollback(st->db);
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(keep);
+	sqlite3_finalize(del);
+	free(ids);
+	return rc;
+}
+
+static const struct store_column erasure_columns[] = { ERASURE_COLUMN_LIST };
+
+int
+sqlite_store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT erased_at AS erased_at, entries AS entries FROM consent_erasures"
+	    " WHERE site_id = ?1 AND ?2 IS NULL ORDER BY id";
+
+	return sql_site_rows(st, key, sql, NULL, erasure_columns,
+	    SQL_NCOLS(erasure_columns), fn, arg, "erasures");
+}
+
+int
+sqlite_store_purge_entries(struct store *st, const char *key, const char *cutoff,
+                           size_t max, int dry_run, int64_t *done)
+{
+	static const char count_sql[] =
+	    "SELECT count(*) FROM consent_log WHERE site_id = ?1 AND created_at < ?2";
+#define PURGE_BATCH_SQL \
+	"SELECT id FROM consent_log WHERE site_id = ?1 AND created_at < ?2" \
+	" ORDER BY created_at LIMIT ?3"
+	static const char keep_sql[] =
+	    "INSERT INTO consent_pruned (seal_id, created_at, entry_id, digest)"
+	    " SELECT seal_id, created_at, id, digest FROM consent_log"
+	    " WHERE id IN (" PURGE_BATCH_SQL ") AND seal_id IS NOT NULL";
+	static const char del_sql[] =
+	    "DELETE FROM consent_log WHERE id IN (" PURGE_BATCH_SQL ")";
+	sqlite3_stmt *q = NULL;
+	int64_t site;
+	int rc;
+
+	*done = 0;
+	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+		return rc;
+	rc = STORE_ERROR;
+	if (dry_run) {
+		if (db_prepare(st->db, count_sql, &q) != 0)
+			return STORE_ERROR;
+		sqlite3_bind_int64(q, 1, site);
+		db_bind_text(q, 2, cutoff);
+		if (sql_int64(st, q, done, "purge count") == STORE_OK)
+			rc = STORE_OK;
+		sqlite3_finalize(q);
+		return rc;
+	}
+	if (db_begin(st->db) != 0)
+		return STORE_ERROR;
+	for (int i = 0; i < 2; i++) {
+		if (db_prepare(st->db, i == 0 ? keep_sql : del_sql, &q) != 0)
+			goto fail;
+		sqlite3_bind_int64(q, 1, site);
+		db_bind_text(q, 2, cutoff);
+		sqlite3_bind_int64(q, 3, (int64_t)max);
+		if (sql_change(st, q, "purge") != STORE_OK)
+			goto fail;
+		sqlite3_finalize(q);
+		q = NULL;
+	}
+	*done = sqlite3_changes(st->db);
+	if (db_commit(st->db) != 0)
+		return STORE_ERROR;
+	return STORE_OK;
+fail:
+	sqlite3_finalize(q);
+	db_rollback(st->db);
+	return rc;
+#undef PURGE_BATCH_SQL
+}
+
+int
+sqlite_store_purge_visitors(struct store *st, const char *month, size_t max,
+                            int dry_run, int64_t *done)
+{
+	static const char count_sql[] = "SELECT count(*) FROM mau_visitors WHERE month < ?1";
+	static const char del_sql[] =
+	    "DELETE FROM mau_visitors WHERE (site_id, month, anon_id_hash) IN"
+	    " (SELECT site_id, month, anon_id_hash FROM mau_visitors WHERE month < ?1 LIMIT ?2)";
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR;
+
+	*done = 0;
+	if (db_prepare(st->db, dry_run ? count_sql : del_sql, &q) != 0)
+		return STORE_ERROR;
+	db_bind_text(q, 1, month);
+	if (dry_run) {
+		if (sql_int64(st, q, done, "purge visitors") == STORE_OK)
+			rc = STORE_OK;
+		sqlite3_finalize(q);
+		return rc;
+	}
+	sqlite3_bind_int64(q, 2, (int64_t)max);
+	if (db_begin(st->db) != 0) {
+		sqlite3_finalize(q);
+		return STORE_ERROR;
+	}
+	if (sql_change(st, q, "purge visitors") != STORE_OK) {
+		sqlite3_finalize(q);
+		db_rollback(st->db);
+		return STORE_ERROR;
+	}
+	*done = sqlite3_changes(st->db);
+	sqlite3_finalize(q);
+	return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
+}
+
+static const struct store_column digest_columns[] = { DIGEST_COLUMN_LIST };
+
+int
+sqlite_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *arg,
+                            int64_t *done)
+{
+	static const char sel_sql[] =
+	    "SELECT " LOG_ROW ", t.site_key AS site_key FROM " LOG_FROM
+	    " JOIN sites t ON t.id = l.site_id"
+	    " WHERE l.id > ?1 AND l.digest IS NULL ORDER BY l.id LIMIT ?2";
+	static const char upd_sql[] = "UPDATE consent_log SET digest = ?2 WHERE id = ?1";
+	sqlite3_stmt *q = NULL, *u = NULL;
+	int64_t last = 0, n;
+	char digest[65];
+	int rc = STORE_ERROR, step;
+	cJSON *row;
+
+	*done = 0;
+	if (db_prepare(st->db, sel_sql, &q) != 0 || db_prepare(st->db, upd_sql, &u) != 0)
+		goto out;
+	do {
+		n = 0;
+		if (db_begin(st->db) != 0)
+			goto out;
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, last);
+		sqlite3_bind_int64(q, 2, (int64_t)max);
+		while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+			const cJSON *key;
+
+			if ((row = sql_row(q, digest_columns, SQL_NCOLS(digest_columns))) == NULL)
+				goto fail;
+			key = cJSON_GetObjectItemCaseSensitive(row, "site_key");
+			last = sqlite3_column_int64(q, 0);
+			if (!cJSON_IsString(key) || fn(arg, key->valuestring, row, digest) != 0) {
+				cJSON_Delete(row);
+				goto fail;
+			}
+			cJSON_Delete(row);
+			sqlite3_reset(u);
+			sqlite3_bind_int64(u, 1, last);
+			db_bind_text(u, 2, digest);
+			if (sqlite3_step(u) != SQLITE_DONE) {
+				db_log(st->db, "digest entry");
+				goto fail;
+			}
+			n++;
+		}
+		if (step != SQLITE_DONE) {
+			db_log(st->db, "digest entries");
+			goto fail;
+		}
+		sqlite3_reset(q);
+		if (db_commit(st->db) != 0)
+			goto out;
+		*done += n;
+	} while (n > 0);
+	rc = STORE_OK;
+	goto out;
+fail:
+	sqlite3_reset(q);
+	db_rollback(st->db);
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(u);
+	return rc;
+}

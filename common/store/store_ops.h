@@ -1,0 +1,179 @@
+/* store_ops.h: what each backend of the store gives store.c, and what the backends share; private to the store. */
+#ifndef CONSENT_STORE_OPS_H
+#define CONSENT_STORE_OPS_H
+
+/*
+ * store.h's functions are store.c's: it picks the backend when a store is
+ * opened (by the form of the database's name: a PostgreSQL connection
+ * string or a file path) and hands every later call to the backend of the
+ * store it is given, through the store's struct store_ops.  A backend's
+ * struct store starts with a struct store_head; the rest is its own.  What
+ * both backends say alike is said here once: the SQL both run as it is,
+ * and the descriptions of the rows both give.  Only store.c and the
+ * backends (store_*.c) include this header.
+ *
+ * A program holds the backends the build gave it: the endpoints one (make
+ * STORE=sqlite, the default, or STORE=postgres), consentctl both, so that
+ * it can create either kind of database and copy one into the other.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "store/store.h"
+
+struct store_ops {
+	const char *name;   /* "SQLite", "PostgreSQL": for messages */
+	int (*open)(struct store **out, const char *path, enum store_mode mode);
+	void (*close)(struct store *st);
+	/* The request path (store.h): path is store_default_path(). */
+	int (*acquire)(struct store **out, const char *path, enum store_mode mode);
+	void (*release)(struct store *st, int failed);
+	void (*forget)(void);
+	void (*group_begin)(void);
+	int (*group_open)(void);
+	unsigned (*group_joined)(void);
+	int (*group_end)(void);
+	int (*group_committed)(unsigned g);
+#define STORE_FN(type, name, params, args) type (*name) params;
+#include "store/store_fns.h"
+#undef STORE_FN
+};
+
+/* The start of every backend's struct store. */
+struct store_head {
+	const struct store_ops *ops;
+};
+
+extern const struct store_ops store_sqlite_ops;  /* store_sql.c and the store*.c it names */
+extern const struct store_ops store_pg_ops;      /* store_pg.c and store_pg_*.c */
+
+#define STORE_FN(type, name, params, args) \
+	type sqlite_store_##name params; \
+	type pg_store_##name params;
+#include "store/store_fns.h"
+#undef STORE_FN
+
+/*
+ * The end of a backend's store_site_get, once it has filled *s: STORE_OK,
+ * or STORE_ERROR (reported, *s cleared) when a text the database holds
+ * was not copied for want of memory: the name, the document of the
+ * published config, the skeleton and the script rules when stored
+ * (has_skeleton, has_rules).  What was prepared is used whole or not at
+ * all: a skeleton without its script rules, or the rules alone, are let go.
+ */
+int store_site_filled(struct site *s, int has_skeleton, int has_rules);
+
+/* A double as the shortest decimal that reads back as it, raw JSON (both
+ * stores' rows: an export carries exactly what is stored); NULL when out
+ * of memory.  store.c. */
+cJSON *store_exact_number(double d);
+
+/*
+ * The columns of a consent entry as the export and the proof read them
+ * (store_export_columns, store_log_columns): LOG_COLUMN_LIST(the type of
+ * categories: ST_JSON for the export, ST_TEXT for the proof, which
+ * digests the stored text).  gpc (version 3) and config_sha256, digest,
+ * seal, builtin_sha256 (version 4) come last.
+ */
+#define LOG_COLUMN_LIST(categories_type) \
+	{"created_at", ST_TEXT, 0}, {"anon_id_hash", ST_TEXT, 0}, \
+	{"categories", categories_type, 0}, {"event_type", ST_TEXT, 0}, \
+	{"event_action", ST_TEXT, 0}, {"config_version", ST_INT, 0}, \
+	{"published_version", ST_INT, 0}, {"region", ST_TEXT, 0}, \
+	{"consent_model", ST_TEXT, 0}, {"browser", ST_TEXT, 0}, {"os", ST_TEXT, 0}, \
+	{"device_type", ST_TEXT, 0}, {"country", ST_TEXT, 0}, \
+	{"regulation", ST_TEXT, 1}, {"time_to_action_ms", ST_NUMBER, 1}, \
+	{"interaction", ST_TEXT, 1}, {"preferences_opened", ST_BOOL, 1}, \
+	{"banner_load_time_ms", ST_NUMBER, 1}, {"banner_position", ST_TEXT, 1}, \
+	{"page_url", ST_TEXT, 1}, {"sdk_version", ST_TEXT, 1}, \
+	{"language", ST_TEXT, 1}, {"resolved_language", ST_TEXT, 1}, \
+	{"gpc", ST_BOOL, 0}, \
+	{"config_sha256", ST_TEXT, 0}, {"digest", ST_TEXT, 0}, {"seal", ST_INT, 0}, \
+	{"builtin_sha256", ST_TEXT, 0}
+
+/*
+ * A consent entry as the export and the proof read it (LOG_COLUMN_LIST):
+ * LOG_FIELDS from LOG_FROM (l the entry, c its config, s its seal), SQL
+ * that both backends run as it is.  LOG_ROW is the proof's row
+ * (store_log_columns, LOG_ROW_COLUMN_LIST): the entry's id, its fields,
+ * and pruned.
+ */
+#define LOG_FIELDS \
+	"l.created_at AS created_at, l.anon_id_hash AS anon_id_hash," \
+	" l.categories AS categories, l.event_type AS event_type," \
+	" l.event_action AS event_action, l.config_version AS config_version," \
+	" l.published_version AS published_version, l.region AS region," \
+	" l.consent_model AS consent_model, l.browser AS browser, l.os AS os," \
+	" l.device_type AS device_type, l.country AS country," \
+	" l.regulation AS regulation, l.time_to_action_ms AS time_to_action_ms," \
+	" l.interaction AS interaction, l.preferences_opened AS preferences_opened," \
+	" l.banner_load_time_ms AS banner_load_time_ms," \
+	" l.banner_position AS banner_position, l.page_url AS page_url," \
+	" l.sdk_version AS sdk_version, l.language AS language," \
+	" l.resolved_language AS resolved_language, l.gpc AS gpc," \
+	" c.sha256 AS config_sha256, l.digest AS digest, s.seq AS seal," \
+	" l.builtin_sha256 AS builtin_sha256"
+#define LOG_FROM \
+	"consent_log l LEFT JOIN configs c ON c.id = l.config_id" \
+	" LEFT JOIN consent_seals s ON s.id = l.seal_id"
+#define LOG_ROW "l.id AS id, " LOG_FIELDS ", 0 AS pruned"
+#define LOG_ROW_COLUMN_LIST \
+	{"id", ST_INT, 0}, LOG_COLUMN_LIST(ST_TEXT), {"pruned", ST_BOOL, 0}
+/* A pruned leaf (p) in the same columns: created_at and digest, its seal's
+ * seq (s).  In a UNION with the entries' rows, PostgreSQL types each NULL
+ * from the column of the other branch. */
+#define LOG_PRUNED_FIELDS \
+	"p.created_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL," \
+	" NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL," \
+	" NULL, NULL, NULL, NULL, p.digest, s.seq, NULL"
+
+/*
+ * The rows both backends give alike, each described once: a backend's
+ * statement differs by its dialect only, and its description is
+ * `static const struct store_column x_columns[] = { X_COLUMN_LIST };`.
+ */
+/* A site in store_site_list, and the start of store_site_show's row:
+ * SITE_COLUMNS (s the site, c its published config). */
+#define SITE_COLUMNS \
+	"s.site_key AS key, s.name AS name, s.tier AS tier, s.mau_cap AS mau_cap," \
+	" s.paused AS paused, coalesce(c.version, 0) AS version," \
+	" s.created_at AS created_at"
+#define SITE_COLUMN_LIST \
+	{"key", ST_TEXT, 0}, {"name", ST_TEXT, 0}, {"tier", ST_TEXT, 0}, \
+	{"mau_cap", ST_INT, 0}, {"paused", ST_BOOL, 0}, {"version", ST_INT, 0}, \
+	{"created_at", ST_TEXT, 0}
+/* store_sync_show */
+#define SYNC_COLUMN_LIST \
+	{"sync_id", ST_TEXT, 0}, {"site_key", ST_TEXT, 0}, {"status", ST_TEXT, 0}, \
+	{"error", ST_TEXT, 0}, {"page_url", ST_TEXT, 0}, {"created_at", ST_TEXT, 0}, \
+	{"finished_at", ST_TEXT, 0}
+/* store_scripts_list */
+#define SCRIPT_COLUMN_LIST \
+	{"domain", ST_TEXT, 0}, {"category", ST_TEXT, 0}, {"blocked", ST_BOOL, 0}, \
+	{"first_seen", ST_TEXT, 0}, {"last_seen", ST_TEXT, 0}, \
+	{"seen_count", ST_INT, 0}, {"last_src", ST_TEXT, 0}, \
+	{"last_page_url", ST_TEXT, 0}
+/* store_stats */
+#define STATS_COLUMN_LIST \
+	{"mau", ST_INT, 0}, {"entries", ST_INT, 0}, \
+	{"by_event_type", ST_JSON, 0}, {"by_event_action", ST_JSON, 0}, \
+	{"by_gpc", ST_JSON, 0}, {"gpc_percent", ST_NUMBER, 0}
+/* store_config_versions */
+#define VERSION_COLUMN_LIST \
+	{"version", ST_INT, 0}, {"sha256", ST_TEXT, 0}, {"document", ST_TEXT, 0}
+/* store_seals */
+#define SEAL_COLUMN_LIST \
+	{"seq", ST_INT, 0}, {"sealed_at", ST_TEXT, 0}, {"tree_size", ST_INT, 0}, \
+	{"root", ST_TEXT, 0}, {"prev", ST_TEXT, 0}, {"hash", ST_TEXT, 0}
+/* store_erasures */
+#define ERASURE_COLUMN_LIST \
+	{"erased_at", ST_TEXT, 0}, {"entries", ST_INT, 0}
+/* The log's rows with the site key (LOG_ROW, t.site_key), for digesting
+ * old entries at init (store_digest_missing). */
+#define DIGEST_COLUMN_LIST \
+	LOG_ROW_COLUMN_LIST, {"site_key", ST_TEXT, 0}
+
+#endif

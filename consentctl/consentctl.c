@@ -1,0 +1,368 @@
+/* consentctl.c: the administration tool of the consent service (CONTRACT 3): the command line. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "base/hash.h"
+#include "base/log.h"
+#include "input/origin.h"
+#include "input/valid.h"
+
+static const struct option {
+	const char *name;
+	unsigned bit;   /* 0: --db, taken by every command */
+	int value;      /* takes a value */
+} options[] = {
+	{"--db", 0, 1},
+	{"--json", OPT_JSON, 0},
+	{"--name", OPT_NAME, 1},
+	{"--domain", OPT_DOMAIN, 1},
+	{"--tier", OPT_TIER, 1},
+	{"--mau-cap", OPT_MAU_CAP, 1},
+	{"--since", OPT_SINCE, 1},
+	{"--until", OPT_UNTIL, 1},
+	{"--format", OPT_FORMAT, 1},
+	{"--publish", OPT_PUBLISH, 0},
+	{"--retention-days", OPT_RETENTION, 1},
+	{"--anon-id", OPT_ANON_ID, 1},
+	{"--dry-run", OPT_DRY_RUN, 0},
+	{"--head", OPT_HEAD, 1},
+	{"--all", OPT_ALL, 0},
+	{"--from", OPT_FROM, 1},
+	{"--to", OPT_TO, 1},
+};
+
+/* ---- messages ---- */
+
+/* One "consentctl: ..." line on stderr (control characters made '?');
+ * returns code, so that a handler can `return ctl_say(EXIT_FAIL, ...)`. */
+int
+ctl_say(int code, const char *fmt, ...)
+{
+	char msg[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_error("%s", msg);
+	return code;
+}
+
+/* The exit status for a store code; NOTFOUND means an unknown site unless
+ * the caller handled it.  STORE_ERROR is already on stderr. */
+int
+ctl_store_failed(int rc, const char *key)
+{
+	if (rc == STORE_NOTFOUND)
+		return ctl_say(EXIT_FAIL, "unknown site: %s", key);
+	if (rc == STORE_ERROR)
+		return EXIT_FAIL;
+	return ctl_say(EXIT_FAIL, "unexpected store result %d", rc);
+}
+
+/* The database, opened on first use in the command's mode; NULL on failure
+ * (reported). */
+struct store *
+ctl_store(struct ctl *c)
+{
+	if (c->st == NULL && store_open(&c->st, c->db, c->cmd->mode) != STORE_OK)
+		c->st = NULL;
+	return c->st;
+}
+
+/* ---- checking what the operator typed: the rules are common/'s ---- */
+
+/* Site keys: 1-64 characters of A-Za-z0-9_- (CONTRACT 3). */
+int
+ctl_check_key(const char *key)
+{
+	if (valid_site_key(key))
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid site key '%s': 1-%d characters of A-Za-z0-9_-",
+	    key, SITE_KEY_MAX);
+}
+
+int
+ctl_check_tier(const char *s, int *free_tier)
+{
+	if (valid_tier(s, free_tier))
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid tier '%s': free or paid", s);
+}
+
+int
+ctl_check_cap(const char *s, int64_t *cap)
+{
+	if (valid_mau_cap(s, cap))
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid MAU cap '%s': an integer 0-%lld, or none",
+	    s, MAU_CAP_MAX);
+}
+
+int
+ctl_check_name(const char *s)
+{
+	if (valid_site_name(s))
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid name: 1-%d characters of UTF-8 text without "
+	    "control characters", SITE_NAME_MAX);
+}
+
+int
+ctl_check_domain(const char *in, char out[HOST_MAX + 1])
+{
+	if (origin_normalise_domain(in, out) == 0)
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid domain '%s': a host name such as example.com", in);
+}
+
+int
+ctl_check_since(const char *s, char out[32])
+{
+	if (valid_utc_time(s, out))
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid --since '%s': YYYY-MM-DD or "
+	    "YYYY-MM-DDTHH:MM:SS[.mmm]Z (UTC)", s);
+}
+
+int
+ctl_check_retention(const char *s, int64_t *days)
+{
+	if (valid_retention_days(s, days))
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid retention '%s': a number of days 1-%d, or none",
+	    s, RETENTION_DAYS_MAX);
+}
+
+int
+ctl_check_anon_id(const struct ctl *c, char hash[65])
+{
+	if (c->anon_id == NULL)
+		return ctl_say(EXIT_USAGE, "%s %s needs --anon-id ID", c->cmd->word1, c->cmd->word2);
+	if (!valid_anon_id(c->anon_id))
+		return ctl_say(EXIT_USAGE, "invalid --anon-id: 1-%d characters of text without "
+		    "control characters", ANON_ID_MAX);
+	/* The consent endpoint's hash (spec 2.4), so the visitor's entries match. */
+	if (hash_sha256_hex(c->anon_id, strlen(c->anon_id), hash) != 0)
+		return EXIT_FAIL;
+	return 0;
+}
+
+/* CONTRACT 3, in its order. */
+static const struct command commands[] = {
+	{"init", NULL, 0, 0, STORE_CREATE, cmd_init,
+	    "init"},
+	{"site", "add", 1, OPT_NAME | OPT_DOMAIN | OPT_TIER | OPT_MAU_CAP, STORE_WRITE,
+	    cmd_site_add,
+	    "site add KEY --name NAME [--domain HOST]... [--tier free|paid] [--mau-cap N]"},
+	{"site", "set", 1, OPT_NAME | OPT_TIER | OPT_MAU_CAP | OPT_RETENTION, STORE_WRITE,
+	    cmd_site_set,
+	    "site set KEY [--name NAME] [--tier free|paid] [--mau-cap N|none] "
+	    "[--retention-days N|none]"},
+	{"site", "pause", 1, 0, STORE_WRITE, cmd_site_pause,
+	    "site pause KEY"},
+	{"site", "resume", 1, 0, STORE_WRITE, cmd_site_resume,
+	    "site resume KEY"},
+	{"site", "list", 0, OPT_JSON, STORE_READ, cmd_site_list,
+	    "site list [--json]"},
+	{"site", "show", 1, OPT_JSON, STORE_READ, cmd_site_show,
+	    "site show KEY [--json]"},
+	{"domain", "add", 2, 0, STORE_WRITE, cmd_domain_add,
+	    "domain add KEY HOST"},
+	{"domain", "remove", 2, 0, STORE_WRITE, cmd_domain_remove,
+	    "domain remove KEY HOST"},
+	{"config", "publish", 2, 0, STORE_WRITE, cmd_config_publish,
+	    "config publish KEY FILE|-"},
+	{"config", "show", 1, 0, STORE_READ, cmd_config_show,
+	    "config show KEY"},
+	{"sync", "start", 1, 0, STORE_WRITE, cmd_sync_start,
+	    "sync start KEY"},
+	{"sync", "show", 1, OPT_JSON, STORE_READ, cmd_sync_show,
+	    "sync show SYNC_ID [--json]"},
+	{"consent", "export", 1, OPT_SINCE | OPT_FORMAT, STORE_READ, cmd_consent_export,
+	    "consent export KEY [--since ISO8601] [--format jsonl|csv]"},
+	{"consent", "seal", -1, 0, STORE_WRITE, cmd_consent_seal,
+	    "consent seal [KEY]"},
+	{"consent", "verify", 1, OPT_JSON | OPT_HEAD, STORE_READ, cmd_consent_verify,
+	    "consent verify KEY [--head HASH] [--json]"},
+	{"consent", "head", 1, OPT_ALL, STORE_READ, cmd_consent_head,
+	    "consent head KEY [--all]"},
+	{"consent", "receipt", 1, OPT_ANON_ID | OPT_JSON, STORE_READ, cmd_consent_receipt,
+	    "consent receipt KEY --anon-id ID [--json]"},
+	{"consent", "find", 1, OPT_ANON_ID, STORE_READ, cmd_consent_find,
+	    "consent find KEY --anon-id ID"},
+	{"consent", "erase", 1, OPT_ANON_ID, STORE_WRITE, cmd_consent_erase,
+	    "consent erase KEY --anon-id ID"},
+	{"purge", NULL, -1, OPT_DRY_RUN, STORE_WRITE, cmd_purge,
+	    "purge [KEY] [--dry-run]"},
+	{"scripts", "list", 1, OPT_JSON, STORE_READ, cmd_scripts_list,
+	    "scripts list KEY [--json]"},
+	{"scripts", "rules", 1, OPT_JSON | OPT_PUBLISH, STORE_READ, cmd_scripts_rules,
+	    "scripts rules KEY [--json | --publish]"},
+	{"stats", NULL, 1, OPT_JSON, STORE_READ, cmd_stats,
+	    "stats KEY [--json]"},
+	{"report", NULL, 1, OPT_JSON | OPT_SINCE | OPT_UNTIL, STORE_READ, cmd_report,
+	    "report KEY [--since DATE] [--until DATE] [--json]   # > report.html"},
+	{"migrate", NULL, 0, OPT_FROM | OPT_TO, STORE_READ, cmd_migrate,
+	    "migrate --from DB --to DB"},
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: consentctl [--db DB] COMMAND [ARGS]\n\ncommands:\n", f);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  consentctl %s\n", commands[i].synopsis);
+	fputs("\n"
+	    "--db DB (anywhere on the line) names the database: a SQLite file's path or a\n"
+	    "PostgreSQL connection string (postgresql://..., or host=... dbname=...); else\n"
+	    "$CONSENT_DB, else the compiled-in default.  migrate names two instead: it copies the\n"
+	    "whole database --from into --to, which consentctl init made and nothing\n"
+	    "wrote since (a SQLite file into PostgreSQL, or back), in one transaction.\n"
+	    "Exit status 0 on success, 1 on failure, 2 on a usage error; a failed\n"
+	    "command changes nothing.\n", f);
+}
+
+/* Whether the command's words are at the front of the operands. */
+static int
+matches(const struct command *cmd, char **pos, int npos)
+{
+	if (npos < 1 || strcmp(pos[0], cmd->word1) != 0)
+		return 0;
+	return cmd->word2 == NULL || (npos >= 2 && strcmp(pos[1], cmd->word2) == 0);
+}
+
+/*
+ * Split argv into options (anywhere, "--opt VALUE" or "--opt=VALUE"; "--"
+ * ends them) and operands, written back into argv.  Returns the number of
+ * operands, 0 for --help, or -1 after a usage message.
+ */
+static int
+parse_args(int argc, char **argv, struct ctl *c, int *help)
+{
+	int i, npos = 0, dashdash = 0;
+	size_t k;
+
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i], *eq, *val;
+		const struct option *o = NULL;
+
+		if (dashdash || a[0] != '-' || strcmp(a, "-") == 0) {
+			argv[npos++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			*help = 1;
+			continue;
+		}
+		eq = strchr(a, '=');
+		for (k = 0; k < sizeof(options) / sizeof(options[0]); k++)
+			if (strncmp(a, options[k].name, eq ? (size_t)(eq - a) : strlen(a)) == 0 &&
+			    options[k].name[eq ? (size_t)(eq - a) : strlen(a)] == '\0')
+				o = &options[k];
+		if (o == NULL)
+			return ctl_say(-1, "unknown option %s (see consentctl --help)", a);
+		if (!o->value) {
+			if (eq != NULL)
+				return ctl_say(-1, "option %s takes no value", o->name);
+			c->given |= o->bit;
+			continue;
+		}
+		if (eq != NULL)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			return ctl_say(-1, "option %s needs a value", o->name);
+		if (o->bit == 0 && *val == '\0')  /* SQLite would open a temporary file */
+			return ctl_say(-1, "option --db needs a database: a path or a connection string");
+		if (o->bit != OPT_DOMAIN && ((o->bit & c->given) ||
+		    (o->bit == 0 && c->db != NULL)))
+			return ctl_say(-1, "option %s given twice", o->name);
+		c->given |= o->bit;
+		switch (o->bit) {
+		case 0: c->db = val; break;
+		case OPT_NAME: c->name = val; break;
+		case OPT_TIER: c->tier = val; break;
+		case OPT_MAU_CAP: c->mau_cap = val; break;
+		case OPT_SINCE: c->since = val; break;
+		case OPT_UNTIL: c->until = val; break;
+		case OPT_FORMAT: c->format = val; break;
+		case OPT_RETENTION: c->retention = val; break;
+		case OPT_ANON_ID: c->anon_id = val; break;
+		case OPT_HEAD: c->head = val; break;
+		case OPT_FROM: c->from = val; break;
+		case OPT_TO: c->to = val; break;
+		case OPT_DOMAIN: c->domains[c->ndomains++] = val; break;
+		}
+	}
+	return npos;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctl c;
+	const struct command *cmd = NULL;
+	int npos, help = 0, words, rc;
+	size_t i;
+
+	log_init("consentctl");
+	memset(&c, 0, sizeof(c));
+	if ((c.domains = calloc((size_t)argc, sizeof(*c.domains))) == NULL)
+		return ctl_say(EXIT_FAIL, "out of memory");
+	if ((npos = parse_args(argc, argv, &c, &help)) < 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (help) {
+		usage(stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	for (i = 0; i < NCOMMANDS && cmd == NULL; i++)
+		if (matches(&commands[i], argv, npos))
+			cmd = &commands[i];
+	if (cmd == NULL) {
+		if (npos == 0)
+			rc = ctl_say(EXIT_USAGE, "no command (see consentctl --help)");
+		else
+			rc = ctl_say(EXIT_USAGE, "unknown command: %s%s%s (see consentctl --help)",
+			    argv[0], npos > 1 ? " " : "", npos > 1 ? argv[1] : "");
+		goto out;
+	}
+	words = cmd->word2 != NULL ? 2 : 1;
+	for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (options[i].bit & c.given & ~cmd->opts) {
+			rc = ctl_say(EXIT_USAGE, "%s%s%s does not take %s", cmd->word1,
+			    words > 1 ? " " : "", words > 1 ? cmd->word2 : "",
+			    options[i].name);
+			goto out;
+		}
+	/* nargs -1: one optional operand (KEY). */
+	if (cmd->nargs >= 0 ? npos - words != cmd->nargs : npos - words > 1) {
+		rc = ctl_say(EXIT_USAGE, "usage: consentctl %s", cmd->synopsis);
+		goto out;
+	}
+	c.noperands = npos - words;
+	c.cmd = cmd;
+	c.operands = argv + words;
+	rc = cmd->run(&c);
+	store_close(c.st);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		rc = ctl_say(EXIT_FAIL, "cannot write the output: %s", strerror(errno));
+out:
+	free(c.domains);
+	return rc;
+}

@@ -1,0 +1,168 @@
+/* ctl.h: what the parts of consentctl share: the parsed command line, messages, checks, output. */
+#ifndef CONSENT_CTL_H
+#define CONSENT_CTL_H
+
+/*
+ * consentctl.c parses the command line and dispatches; each ctl_*.c runs
+ * the commands of one concern (ctl_sites.c sites and domains, ctl_configs.c
+ * init and configs, ctl_log.c the consent log, ctl_scripts.c syncs and the
+ * script inventory, ctl_report.c the report page) through store.h, and
+ * ctl_output.c formats what they print.  No part checks a value itself: the rules are common/'s (valid.c,
+ * origin.c, uuid.c, configdoc.c); the ctl_check_* functions only word the
+ * usage message.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/limits.h"
+#include "store/store.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* Options, one bit each, so that a command can list those it takes. */
+enum {
+	OPT_JSON = 1 << 0,
+	OPT_NAME = 1 << 1,
+	OPT_DOMAIN = 1 << 2,
+	OPT_TIER = 1 << 3,
+	OPT_MAU_CAP = 1 << 4,
+	OPT_SINCE = 1 << 5,
+	OPT_FORMAT = 1 << 6,
+	OPT_PUBLISH = 1 << 7,
+	OPT_RETENTION = 1 << 8,
+	OPT_ANON_ID = 1 << 9,
+	OPT_DRY_RUN = 1 << 10,
+	OPT_HEAD = 1 << 11,
+	OPT_ALL = 1 << 12,
+	OPT_UNTIL = 1 << 13,
+	OPT_FROM = 1 << 14,
+	OPT_TO = 1 << 15,
+};
+
+/* The command line, parsed, and the database once a command opened it. */
+struct ctl {
+	const struct command *cmd;
+	char **operands;      /* after the command words */
+	int noperands;
+	const char *db;       /* --db, or NULL: $CONSENT_DB, else the default */
+	unsigned given;       /* OPT_* bits present */
+	const char *name, *tier, *mau_cap, *since, *until, *format;
+	const char *retention, *anon_id, *head;
+	const char *from, *to;  /* migrate's databases */
+	const char **domains; /* every --domain, in order */
+	size_t ndomains;
+	struct store *st;
+};
+
+struct command {
+	const char *word1, *word2;  /* word2 NULL: a one-word command */
+	int nargs;                  /* operands after the words; -1: KEY optional */
+	unsigned opts;              /* OPT_* bits it takes */
+	enum store_mode mode;
+	int (*run)(struct ctl *);
+	const char *synopsis;
+};
+
+/* ---- messages (consentctl.c) ---- */
+
+/* One "consentctl: ..." line on stderr (control characters made '?');
+ * returns code, so that a handler can `return ctl_say(EXIT_FAIL, ...)`. */
+int ctl_say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The exit status for a store code; NOTFOUND means an unknown site unless
+ * the caller handled it.  STORE_ERROR is already on stderr. */
+int ctl_store_failed(int rc, const char *key);
+/* The database, opened on first use in the command's mode; NULL on failure
+ * (reported). */
+struct store *ctl_store(struct ctl *c);
+
+/* ---- what the operator typed: 0, or EXIT_USAGE after the message ---- */
+
+int ctl_check_key(const char *key);
+int ctl_check_tier(const char *s, int *free_tier);
+int ctl_check_cap(const char *s, int64_t *cap);
+int ctl_check_name(const char *s);
+int ctl_check_domain(const char *in, char out[HOST_MAX + 1]);
+int ctl_check_since(const char *s, char out[32]);
+int ctl_check_retention(const char *s, int64_t *days);
+/* --anon-id present and well-formed, hashed as the consent endpoint does. */
+int ctl_check_anon_id(const struct ctl *c, char hash[65]);
+
+/* The record fn (store_site_show, store_stats) gives for the KEY operand,
+ * printed (ctl_sites.c). */
+int ctl_show_site(struct ctl *c, int (*fn)(struct store *, const char *, cJSON **));
+
+/* Validate a config document (CONTRACT 4), prepare its answers and publish
+ * it as the site's next version, which is printed: config publish and
+ * scripts rules --publish (ctl_configs.c).  EXIT_OK or EXIT_FAIL (reported). */
+int ctl_publish_json(struct ctl *c, const char *key, const cJSON *json);
+
+/* Record this build's built-in texts (builtin_texts, INSERT OR IGNORE):
+ * what init and config publish do.  STORE_OK or STORE_ERROR (reported). */
+int ctl_record_builtin(struct ctl *c);
+
+/* ---- output (ctl_output.c): 0 (EXIT_OK) or EXIT_FAIL ---- */
+
+/* A JSON document on stdout, formatted. */
+int ctl_print_json(const cJSON *doc);
+/* An object: JSON with --json, else aligned "key  value" lines (nested
+ * objects as dotted keys, arrays as space-separated items). */
+int ctl_print_record(const struct ctl *c, const cJSON *obj);
+
+/* One column of a table: its title and the row member it shows. */
+struct ctl_column {
+	const char *title;
+	const char *key;
+};
+/* A list command's rows: with --json one array, else a table under a title
+ * line (nothing when there are no rows). */
+int ctl_print_rows(const struct ctl *c, const cJSON *rows,
+                   const struct ctl_column *cols, size_t ncols);
+/* store_row_fn: keep a copy of every row in the array arg. */
+int ctl_collect(const cJSON *row, void *arg);
+
+/* consent export: the CSV title line, and store_row_fn printing one row
+ * as CSV (RFC 4180) or as a JSON line; the columns are the store's
+ * description of the export (store_export_columns). */
+void ctl_csv_header(void);
+int ctl_export_csv(const cJSON *row, void *arg);
+int ctl_export_jsonl(const cJSON *row, void *arg);
+
+/* ---- the commands (ctl_sites.c, ctl_configs.c, ctl_log.c, ctl_scripts.c,
+ * ctl_report.c; ctl_proof.c: seal, verify, head, receipt, find, erase, purge) ---- */
+
+int cmd_init(struct ctl *c);
+int cmd_site_add(struct ctl *c);
+int cmd_site_set(struct ctl *c);
+int cmd_site_pause(struct ctl *c);
+int cmd_site_resume(struct ctl *c);
+int cmd_site_list(struct ctl *c);
+int cmd_site_show(struct ctl *c);
+int cmd_domain_add(struct ctl *c);
+int cmd_domain_remove(struct ctl *c);
+int cmd_config_publish(struct ctl *c);
+int cmd_config_show(struct ctl *c);
+int cmd_sync_start(struct ctl *c);
+int cmd_sync_show(struct ctl *c);
+int cmd_consent_export(struct ctl *c);
+int cmd_scripts_list(struct ctl *c);
+int cmd_scripts_rules(struct ctl *c);
+int cmd_stats(struct ctl *c);
+int cmd_consent_seal(struct ctl *c);
+int cmd_consent_verify(struct ctl *c);
+int cmd_consent_head(struct ctl *c);
+int cmd_consent_receipt(struct ctl *c);
+int cmd_consent_find(struct ctl *c);
+int cmd_consent_erase(struct ctl *c);
+int cmd_purge(struct ctl *c);
+
+/* Seal every unsealed entry of the site (ctl_proof.c): init and purge too.
+ * EXIT_OK or EXIT_FAIL (reported). */
+int ctl_seal_site(struct ctl *c, const char *key);
+int cmd_report(struct ctl *c);
+/* consentctl migrate (ctl_migrate.c). */
+int cmd_migrate(struct ctl *c);
+
+#endif
