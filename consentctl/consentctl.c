@@ -8,6 +8,7 @@
 #include "ctl.h"
 #include "base/hash.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "input/origin.h"
 #include "input/valid.h"
 
@@ -210,7 +211,7 @@ static const struct command commands[] = {
 	{"migrate", NULL, 0, OPT_FROM | OPT_TO, STORE_READ, cmd_migrate,
 	    "migrate --from DB --to DB"},
 };
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS (nitems(commands))
 
 static void
 usage(FILE *f)
@@ -267,7 +268,7 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 			continue;
 		}
 		eq = strchr(a, '=');
-		for (k = 0; k < sizeof(options) / sizeof(options[0]); k++)
+		for (k = 0; k < nitems(options); k++)
 			if (strncmp(a, options[k].name, eq ? (size_t)(eq - a) : strlen(a)) == 0 &&
 			    options[k].name[eq ? (size_t)(eq - a) : strlen(a)] == '\0')
 				o = &options[k];
@@ -343,7 +344,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	words = cmd->word2 != NULL ? 2 : 1;
-	for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+	for (i = 0; i < nitems(options); i++)
 		if (options[i].bit & c.given & ~cmd->opts) {
 			rc = ctl_say(EXIT_USAGE, "%s%s%s does not take %s", cmd->word1,
 			    words > 1 ? " " : "", words > 1 ? cmd->word2 : "",

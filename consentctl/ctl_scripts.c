@@ -5,6 +5,7 @@
 #include "ctl.h"
 #include "config/defaults.h"
 #include "admin/scriptrules.h"
+#include "base/nitems.h"
 #include "base/uuid.h"
 
 int
@@ -70,7 +71,7 @@ cmd_scripts_list(struct ctl *c)
 	if ((rows = cJSON_CreateArray()) == NULL)
 		return ctl_say(EXIT_FAIL, "out of memory");
 	if ((rc = store_scripts_list(c->st, key, ctl_collect, rows)) == STORE_OK)
-		rc = ctl_print_rows(c, rows, cols, sizeof(cols) / sizeof(cols[0]));
+		rc = ctl_print_rows(c, rows, cols, nitems(cols));
 	else
 		rc = ctl_store_failed(rc, key);
 	cJSON_Delete(rows);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/nitems.h"
 #include "ctl.h"
 
 int
@@ -110,7 +111,7 @@ cmd_site_list(struct ctl *c)
 	if (rows == NULL)
 		return ctl_say(EXIT_FAIL, "out of memory");
 	if (ctl_store(c) != NULL && store_site_list(c->st, ctl_collect, rows) == STORE_OK)
-		rc = ctl_print_rows(c, rows, cols, sizeof(cols) / sizeof(cols[0]));
+		rc = ctl_print_rows(c, rows, cols, nitems(cols));
 	cJSON_Delete(rows);
 	return rc;
 }

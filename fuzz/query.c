@@ -7,18 +7,18 @@
 #include "fuzz.h"
 #include "http/http.h"
 #include "base/limits.h"
+#include "base/nitems.h"
 
 static const char *const names[] = { "site_key", "region", "lang", "sync_id", "" };
 static const size_t sizes[] = {
 	1, 2, 37, 64, SITE_KEY_MAX + 1, TOKEN_MAX + 1, LANG_TAG_MAX + 1, QUERY_MAX + 1
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 static void
 lookup(const char *q, const char *name)
 {
-	for (size_t i = 0; i < NELEM(sizes); i++) {
+	for (size_t i = 0; i < nitems(sizes); i++) {
 		char *out = malloc(sizes[i]);
 		int rc;
 
@@ -45,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_split(data, size, 2, &l);
 	if (l.s[0] != NULL) {
-		for (size_t i = 0; i < NELEM(names); i++)
+		for (size_t i = 0; i < nitems(names); i++)
 			lookup(l.s[0], names[i]);
 		if (l.s[1] != NULL)
 			lookup(l.s[0], l.s[1]);

@@ -9,10 +9,11 @@
 #include "base/log.h"
 #include "admin/report.h"
 #include "admin/scriptrules.h"
+#include "base/nitems.h"
 #include "input/valid.h"
 
 static const char *const actions[] = {"opt_in", "opt_out", "partial", "acknowledge"};
-#define NACTIONS (sizeof(actions) / sizeof(actions[0]))
+#define NACTIONS (nitems(actions))
 
 /* ---- the period ---- */
 
@@ -143,7 +144,7 @@ empty_day(const char *day)
 
 	if (o == NULL || cJSON_AddStringToObject(o, "day", day) == NULL)
 		goto fail;
-	for (i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+	for (i = 0; i < nitems(zero); i++)
 		if (cJSON_AddNumberToObject(o, zero[i], 0) == NULL)
 			goto fail;
 	return o;
@@ -370,7 +371,7 @@ report_document(cJSON *figures, const struct report_period *p, const struct site
 	if (add(doc, "daily", every_day(cJSON_GetObjectItemCaseSensitive(figures, "daily"), p)) != 0)
 		goto fail;
 	/* the splits */
-	for (i = 0; i < sizeof(split_names) / sizeof(split_names[0]); i++) {
+	for (i = 0; i < nitems(split_names); i++) {
 		if (move(figures, doc, split_names[i]) != 0)
 			goto fail;
 		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, split_names[i]))

@@ -11,6 +11,7 @@
 #include <linux/seccomp.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "base/sandbox.h"
 
 /* The architecture the filter names calls for; 0: none (a build given
@@ -78,7 +79,7 @@ static const unsigned int denied[] = {
 #endif
 	__NR_keyctl,
 };
-#define DENIED_N (sizeof(denied) / sizeof(denied[0]))
+#define DENIED_N (nitems(denied))
 #define LEAF_MAX 3              /* calls compared one by one at a leaf */
 /*
  * accept and accept4 are allowed on fd 0 only: a FastCGI process accepts

@@ -7,13 +7,14 @@
 #include "input/lang.h"
 #include "base/limits.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "config/resolve.h"
 
 static const char *const banner_keys[] = {
 	"title", "description", "acceptAllText", "rejectAllText",
 	"customizeText", "savePreferencesText", "closeText",
 };
-#define BANNER_KEYS (sizeof(banner_keys) / sizeof(banner_keys[0]))
+#define BANNER_KEYS (nitems(banner_keys))
 
 /*
  * What resolve_pick() and resolve_has_category() read of a document, and

@@ -4,6 +4,7 @@
 
 #include "endpoint/consent_req.h"
 #include "base/limits.h"
+#include "base/nitems.h"
 #include "config/resolve.h"
 #include "input/valid.h"
 
@@ -34,7 +35,7 @@ static const struct vfield fields[] = {
 	{ "language",            V_STRING,  0, 0, LANG_TAG_MAX, 0, 0, NULL },
 	{ "resolved_language",   V_STRING,  0, 0, LANG_TAG_MAX, 0, 0, NULL },
 };
-#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+#define NFIELDS (nitems(fields))
 
 static int
 key_ok(const char *k)

@@ -5,6 +5,7 @@
 
 #include "http/http.h"
 #include "base/limits.h"
+#include "base/nitems.h"
 #include "input/origin.h"
 #include "config/resolve.h"
 #include "endpoint/scripts_req.h"
@@ -30,7 +31,6 @@ static const struct vfield entry_fields[] = {
 	{ "blocked",  V_BOOL,        1, 0, 0, 0, 0, NULL },
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Add one checked entry, folding it into the record of its domain. */
 static int
@@ -96,7 +96,7 @@ scripts_req_check(const cJSON *body, const char *query, const cJSON *doc,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (valid_object(body, fields, NELEM(fields), "", err, errsz) != 0)
+	if (valid_object(body, fields, nitems(fields), "", err, errsz) != 0)
 		return -1;
 	if (take_sync_id(body, query, r) != 0) {
 		snprintf(err, errsz, "Invalid sync_id format");
@@ -113,7 +113,7 @@ scripts_req_check(const cJSON *body, const char *query, const cJSON *doc,
 			return -1;
 		}
 		snprintf(prefix, sizeof(prefix), "scripts[%zu].", idx);
-		if (valid_object(s, entry_fields, NELEM(entry_fields), prefix, err, errsz) != 0)
+		if (valid_object(s, entry_fields, nitems(entry_fields), prefix, err, errsz) != 0)
 			return -1;
 		if ((rc = add_entry(r, s, doc, idx, err, errsz)) != 0)
 			return rc;

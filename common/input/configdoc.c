@@ -5,6 +5,7 @@
 
 #include "input/configdoc.h"
 #include "base/limits.h"
+#include "base/nitems.h"
 #include "input/valid.h"
 
 /* Consent models a category or region may name (spec 2.3). */
@@ -89,7 +90,7 @@ valid_model(const cJSON *v)
 
 	if (!cJSON_IsString(v))
 		return 0;
-	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+	for (i = 0; i < nitems(models); i++)
 		if (strcmp(v->valuestring, models[i]) == 0)
 			return 1;
 	return 0;
@@ -378,7 +379,7 @@ check_content(const cJSON *content, char *err, size_t errsz)
 		if (!cJSON_IsObject(t))
 			return fail(err, errsz, "content.translations.%s must be an object",
 			    t->string);
-		for (i = 0; i < sizeof(translation_parts) / sizeof(translation_parts[0]); i++) {
+		for (i = 0; i < nitems(translation_parts); i++) {
 			snprintf(path, sizeof(path), "content.translations.%s.%s", t->string,
 			    translation_parts[i].key);
 			if (translation_parts[i].check(cJSON_GetObjectItemCaseSensitive(t,
@@ -435,7 +436,7 @@ list_add(char *buf, size_t bufsz, size_t *len, const char *name)
 static int
 consent_mode_type(const char *s)
 {
-	for (size_t i = 0; i < sizeof(consent_mode_types) / sizeof(consent_mode_types[0]); i++)
+	for (size_t i = 0; i < nitems(consent_mode_types); i++)
 		if (strcmp(s, consent_mode_types[i]) == 0)
 			return 1;
 	return 0;

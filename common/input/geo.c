@@ -11,6 +11,7 @@
 #include "base/io.h"
 #include "base/limits.h"
 #include "base/log.h"
+#include "base/nitems.h"
 
 
 /* The edge headers trusted by default, in CONTRACT 6 order, each with the
@@ -163,12 +164,12 @@ from_trusted_header(struct geo *g)
 	if (name != NULL) {
 		if ((v = env_value(name)) == NULL)
 			return 0;
-		for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		for (i = 0; i < nitems(edges); i++)
 			if (strcmp(name, edges[i].country) == 0)
 				return from_header(g, v, edges[i].region);
 		return from_header(g, v, NULL);
 	}
-	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+	for (i = 0; i < nitems(edges); i++)
 		if ((v = env_value(edges[i].country)) != NULL)
 			return from_header(g, v, edges[i].region);
 	return 0;
@@ -182,7 +183,7 @@ from_server(struct geo *g)
 	const char *v;
 	size_t i;
 
-	for (i = 0; i < sizeof(server_vars) / sizeof(server_vars[0]); i++)
+	for (i = 0; i < nitems(server_vars); i++)
 		if ((v = env_value(server_vars[i])) != NULL &&
 		    set_country(g, v, strlen(v)))
 			return 1;

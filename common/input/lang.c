@@ -4,6 +4,7 @@
 
 #include "input/lang.h"
 #include "base/limits.h"
+#include "base/nitems.h"
 
 /* One Accept-Language entry: a tag inside the header, its weight x 1000. */
 struct range {
@@ -151,7 +152,7 @@ variant_of(const char *s, size_t len)
 {
 	size_t r;
 
-	for (r = 0; r < sizeof(variants) / sizeof(variants[0]); r++) {
+	for (r = 0; r < nitems(variants); r++) {
 		const char *t = variants[r].from;
 
 		while (*t != '\0') {
@@ -188,7 +189,7 @@ match(const char *const *avail, size_t n, const char *s, size_t len)
 		if (avail[i] != NULL && key_equal(avail[i], s, len))
 			return (int)i;
 	if ((var = variant_of(s, len)) != NULL)
-		for (k = 0; k < sizeof(var->to) / sizeof(var->to[0]) && var->to[k] != NULL; k++)
+		for (k = 0; k < nitems(var->to) && var->to[k] != NULL; k++)
 			for (i = 0; i < n; i++)
 				if (avail[i] != NULL && key_equal(avail[i], var->to[k],
 				    strlen(var->to[k])))
@@ -410,9 +411,9 @@ lang_direction(const char *tag)
 			if (!is_alpha((unsigned char)tag[plen + 1 + i]))
 				slen = 0;
 		if (slen == 4)
-			return listed(rtl_scripts, sizeof(rtl_scripts) / sizeof(rtl_scripts[0]),
+			return listed(rtl_scripts, nitems(rtl_scripts),
 			    tag + plen + 1, 4) ? "rtl" : "ltr";
 	}
-	return listed(rtl_langs, sizeof(rtl_langs) / sizeof(rtl_langs[0]), tag, plen)
+	return listed(rtl_langs, nitems(rtl_langs), tag, plen)
 	    ? "rtl" : "ltr";
 }

@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "base/limits.h"
+#include "base/nitems.h"
 #include "input/ua.h"
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char OTHER[] = "Other";
 
@@ -210,7 +210,7 @@ static const char *match_browser(const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < NELEM(browsers); i++) {
+	for (i = 0; i < nitems(browsers); i++) {
 		const struct browser_rule *r = &browsers[i];
 		const char *p = find(s, n, r->token);
 
@@ -274,27 +274,27 @@ void ua_parse(const char *ua, struct ua_info *out)
 	if (n == 0)
 		return;
 
-	os = match(ua, n, systems, NELEM(systems));
+	os = match(ua, n, systems, nitems(systems));
 	if (os == NULL)
 		os = OTHER;
 	else if (is(os, "iPadOS") && ios_major(ua, n) < 13)
 		os = "iOS";
 
-	browser = any_of(ua, n, bots, NELEM(bots)) ? OTHER :
+	browser = any_of(ua, n, bots, nitems(bots)) ? OTHER :
 	    match_browser(ua, n);
 	if (browser == NULL || (is(browser, "Safari") && (!has(ua, n, "Safari") ||
 	    !(is(os, "macOS") || is(os, "iOS") || is(os, "iPadOS")))))
 		browser = OTHER;
 
 	if (is(os, "Android")) {
-		if (any_of(ua, n, android_tablets, NELEM(android_tablets)))
+		if (any_of(ua, n, android_tablets, nitems(android_tablets)))
 			device = "tablet";
 		else if (has(ua, n, "Mobi") || !has(ua, n, "Mozilla/5.0"))
 			device = "mobile";
 		else
 			device = "tablet";
 	} else {
-		device = match(ua, n, devices, NELEM(devices));
+		device = match(ua, n, devices, nitems(devices));
 	}
 
 	out->os = os;

@@ -6,6 +6,7 @@
 
 #include "base/io.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
 #include "store/store_ops.h"
 
@@ -240,9 +241,9 @@ store_site_filled(struct site *s, int has_skeleton, int has_rules)
 const struct store_column store_export_columns[] = {
 	LOG_COLUMN_LIST(ST_JSON)
 };
-const size_t store_export_ncolumns = sizeof(store_export_columns) / sizeof(store_export_columns[0]);
+const size_t store_export_ncolumns = nitems(store_export_columns);
 
 const struct store_column store_log_columns[] = {
 	LOG_ROW_COLUMN_LIST,
 };
-const size_t store_log_ncolumns = sizeof(store_log_columns) / sizeof(store_log_columns[0]);
+const size_t store_log_ncolumns = nitems(store_log_columns);

@@ -7,6 +7,7 @@
 
 #include "config/defaults.h"
 #include "base/hash.h"
+#include "base/nitems.h"
 #include "unit.h"
 
 /* The built-in categories; every language's texts are test_texts.c's. */
@@ -19,7 +20,6 @@ static const char *const gdpr_codes[] = {
 	"SE", "IS", "LI", "NO", "GB", "CH",
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Whether the item is a string with at least one character. */
 static int
@@ -37,7 +37,7 @@ valid_model(const char *s)
 	};
 	size_t i;
 
-	for (i = 0; s != NULL && i < NELEM(models); i++)
+	for (i = 0; s != NULL && i < nitems(models); i++)
 		if (strcmp(s, models[i]) == 0)
 			return 1;
 	return 0;
@@ -99,11 +99,11 @@ test_shape(const cJSON *doc)
 	size_t i;
 
 	CHECK(cJSON_IsObject(doc), "defaults parse as a JSON object");
-	for (i = 0; i < NELEM(objects); i++) {
+	for (i = 0; i < nitems(objects); i++) {
 		snprintf(what, sizeof(what), "%s is an object", objects[i]);
 		CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, objects[i])), what);
 	}
-	for (i = 0; i < NELEM(arrays); i++) {
+	for (i = 0; i < nitems(arrays); i++) {
 		snprintf(what, sizeof(what), "%s is an array", arrays[i]);
 		CHECK(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, arrays[i])), what);
 	}
@@ -119,7 +119,7 @@ test_categories(const cJSON *doc)
 	size_t i;
 	int ok = 1;
 
-	CHECK(cJSON_GetArraySize(cats) == (int)NELEM(cat_ids), "4 categories");
+	CHECK(cJSON_GetArraySize(cats) == (int)nitems(cat_ids), "4 categories");
 	cJSON_ArrayForEach(c, cats) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "id");
 		if (!cJSON_IsString(id) || !valid_id(id->valuestring) ||
@@ -131,7 +131,7 @@ test_categories(const cJSON *doc)
 			ok = 0;
 	}
 	CHECK(ok, "categories: unique valid ids, name, description, valid consentModel");
-	for (i = 0; i < NELEM(cat_ids); i++) {
+	for (i = 0; i < nitems(cat_ids); i++) {
 		c = category(doc, cat_ids[i]);
 		model = cJSON_GetObjectItemCaseSensitive(c, "consentModel");
 		snprintf(what, sizeof(what), "category %s is %s", cat_ids[i],
@@ -169,7 +169,7 @@ test_regions(const cJSON *doc)
 	CHECK(ok, "regions: unique ids, ISO 3166-1 alpha-2 or *, valid consentModel");
 	CHECK(cJSON_GetArraySize(regions) == 3, "3 regions");
 	r = region(doc, "gdpr");
-	CHECK(r != NULL && countries_are(r, gdpr_codes, NELEM(gdpr_codes)),
+	CHECK(r != NULL && countries_are(r, gdpr_codes, nitems(gdpr_codes)),
 	    "gdpr holds exactly the EU 27, IS, LI, NO, GB and CH (32)");
 	model = cJSON_GetObjectItemCaseSensitive(r, "consentModel");
 	CHECK(cJSON_IsString(model) && strcmp(model->valuestring, "opt_in") == 0,
@@ -234,7 +234,7 @@ test_content(const cJSON *doc)
 		if (a != NULL && b != NULL && strcmp(a, b) == 0)
 			i++;
 	}
-	CHECK(i == NELEM(cat_ids), "category names match the English translation");
+	CHECK(i == nitems(cat_ids), "category names match the English translation");
 }
 
 /* The pieces a request reads: the skeleton (no text) and one language's

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/nitems.h"
 #include "input/geo.h"
 #include "unit.h"
 
@@ -39,7 +40,7 @@ given(const char *name, ...)
 	const char *value;
 	size_t i;
 
-	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+	for (i = 0; i < nitems(vars); i++)
 		unsetenv(vars[i]);
 	unsetenv(NAME64);
 	va_start(ap, name);
@@ -330,7 +331,7 @@ test_fixture_common(const char *db, const char *kind)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (i = 0; i < nitems(rows); i++) {
 		snprintf(what, sizeof(what), "%s database: %s (%s)", kind, rows[i].addr,
 		    rows[i].why);
 		given("CONSENT_GEOIP_DB", db, "REMOTE_ADDR", rows[i].addr, NULL);

@@ -5,10 +5,11 @@
 
 #include "input/lang.h"
 #include "base/limits.h"
+#include "base/nitems.h"
 #include "unit.h"
 
 static const char *const avail[] = { "en", "de", "fr", "pt-BR", "zh-Hant" };
-#define NAVAIL (sizeof(avail) / sizeof(avail[0]))
+#define NAVAIL (nitems(avail))
 
 /* The available key chosen, or "(none)". */
 static const char *
@@ -205,7 +206,7 @@ pick_in(const char *const *keys, size_t n, const char *lang, const char *accept)
 	return i < 0 ? "(none)" : keys[i];
 }
 
-#define BUILTIN(lang) pick_in(builtin, sizeof(builtin) / sizeof(builtin[0]), (lang), NULL)
+#define BUILTIN(lang) pick_in(builtin, nitems(builtin), (lang), NULL)
 
 /* README "Languages": CONTRACT 5.3 and the regional variant rules of lang.c. */
 static void
@@ -270,9 +271,9 @@ test_variants(void)
 	CHECK_STR(BUILTIN("es-MXX"), "es", "es-MXX is under no rule: es");
 	CHECK_STR(BUILTIN("nob"), "en", "nob is not no: en");
 	/* A variant is tried for each candidate before the next one. */
-	CHECK_STR(pick_in(builtin, sizeof(builtin) / sizeof(builtin[0]), NULL,
+	CHECK_STR(pick_in(builtin, nitems(builtin), NULL,
 	    "zh-HK, en;q=0.9"), "zh-TW", "Accept-Language zh-HK, en: Traditional first");
-	CHECK_STR(pick_in(builtin, sizeof(builtin) / sizeof(builtin[0]), NULL,
+	CHECK_STR(pick_in(builtin, nitems(builtin), NULL,
 	    "es-MX, es;q=0.9"), "es-419", "Accept-Language es-MX, es: es-419 before es");
 }
 
@@ -291,7 +292,7 @@ test_direction(void)
 	size_t i;
 	int ok = 1;
 
-	for (i = 0; i < sizeof(rtl) / sizeof(rtl[0]); i++)
+	for (i = 0; i < nitems(rtl); i++)
 		if (strcmp(lang_direction(rtl[i]), "rtl") != 0) {
 			snprintf(what, sizeof(what), "%s is right to left", rtl[i]);
 			CHECK(0, what);
@@ -299,7 +300,7 @@ test_direction(void)
 		}
 	CHECK(ok, "ar fa he ur, their regions, iw, ps, yi, ckb, dv, sd, ug and Arab script: rtl");
 	ok = 1;
-	for (i = 0; i < sizeof(ltr) / sizeof(ltr[0]); i++)
+	for (i = 0; i < nitems(ltr); i++)
 		if (strcmp(lang_direction(ltr[i]), "ltr") != 0) {
 			snprintf(what, sizeof(what), "%s is left to right", ltr[i]);
 			CHECK(0, what);

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/nitems.h"
 #include "config/prepare.h"
 #include "config/resolve.h"
 #include "store/store.h"
@@ -43,7 +44,6 @@ static const char *const accepts[] = {
 static const char *const places[][2] = {
 	{"", ""}, {"DE", ""}, {"US", "CA"}, {"US", "NY"}, {"BR", ""}, {"JP", ""},
 };
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A printed body, or a marker when there is none. */
 static char *
@@ -102,10 +102,10 @@ compare(struct store *st, const char *key, int *same, int *prepared, int quiet)
 		return 0;
 	}
 	*prepared = sv.prepared;
-	for (size_t r = 0; r < N(regions); r++)
-	for (size_t l = 0; l < N(langs); l++)
-	for (size_t a = 0; a < N(accepts); a++)
-	for (size_t p = 0; p < N(places); p++) {
+	for (size_t r = 0; r < nitems(regions); r++)
+	for (size_t l = 0; l < nitems(langs); l++)
+	for (size_t a = 0; a < nitems(accepts); a++)
+	for (size_t p = 0; p < nitems(places); p++) {
 		struct site_facts facts = { site.name, site.free_tier, site.version,
 		    site.document == NULL };
 		struct visitor v;

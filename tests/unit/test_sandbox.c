@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/nitems.h"
 #include "base/sandbox.h"
 #include "unit.h"
 
@@ -160,7 +161,7 @@ main(void)
 		    "ordinary system calls still answer");
 		if (under_valgrind)     /* it answers some of these calls itself */
 			printf("skip - the table of refused and neighbouring calls under valgrind\n");
-		for (size_t i = 0; !under_valgrind && i < sizeof(calls) / sizeof(calls[0]); i++) {
+		for (size_t i = 0; !under_valgrind && i < nitems(calls); i++) {
 			const struct call *c = &calls[i];
 			char what[96];
 			long r;

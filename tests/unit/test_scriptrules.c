@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "admin/scriptrules.h"
+#include "base/nitems.h"
 #include "input/tracker.h"
 #include "unit.h"
 
@@ -34,7 +35,7 @@ main(void)
 	const char *entry = "untouched";
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < nitems(cases); i++)
 		CHECK(scriptrules_match(cases[i].host, cases[i].pattern) == cases[i].want,
 		    cases[i].what);
 

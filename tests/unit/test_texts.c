@@ -8,10 +8,10 @@
 #include "config/defaults.h"
 #include "input/lang.h"
 #include "base/limits.h"
+#include "base/nitems.h"
 #include "unit.h"
 #include "input/valid.h"
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 enum script { LATIN, GREEK, CYRILLIC, HEBREW, ARABIC, DEVANAGARI, BENGALI, THAI, HANGUL,
 	KANA, HAN, OTHER };
@@ -194,7 +194,7 @@ chars_of(const char *s)
 static int
 is_exception(const char *s)
 {
-	for (size_t i = 0; i < NELEM(same_as_english); i++)
+	for (size_t i = 0; i < nitems(same_as_english); i++)
 		if (strcmp(s, same_as_english[i]) == 0)
 			return 1;
 	return 0;
@@ -205,27 +205,27 @@ is_exception(const char *s)
 static int
 balanced(const char *s)
 {
-	int depth[NELEM(nesting)] = {0}, count[NELEM(counted)] = {0}, straight = 0, curly = 0;
+	int depth[nitems(nesting)] = {0}, count[nitems(counted)] = {0}, straight = 0, curly = 0;
 	size_t i;
 
 	while (*s != '\0') {
 		unsigned c = next_cp(&s);
 
-		for (i = 0; i < NELEM(nesting); i++) {
+		for (i = 0; i < nitems(nesting); i++) {
 			if (c == nesting[i][0])
 				depth[i]++;
 			else if (c == nesting[i][1] && --depth[i] < 0)
 				return 0;
 		}
-		for (i = 0; i < NELEM(counted); i++)
+		for (i = 0; i < nitems(counted); i++)
 			count[i] += c == counted[i][0] ? 1 : c == counted[i][1] ? -1 : 0;
 		straight += c == '"';
 		curly += c == 0x201C || c == 0x201D || c == 0x201E;
 	}
-	for (i = 0; i < NELEM(nesting); i++)
+	for (i = 0; i < nitems(nesting); i++)
 		if (depth[i] != 0)
 			return 0;
-	for (i = 0; i < NELEM(counted); i++)
+	for (i = 0; i < nitems(counted); i++)
 		if (count[i] != 0)
 			return 0;
 	return straight % 2 == 0 && curly % 2 == 0;
@@ -288,7 +288,7 @@ check_each(const struct lang *l, const struct lang *en, enum script script)
 			bad_en = s, p_en = l->t[i].path;
 		if (bad_bal == NULL && !balanced(s))
 			bad_bal = s, p_bal = l->t[i].path;
-		for (size_t m = 0; bad_mark == NULL && m < NELEM(markers); m++)
+		for (size_t m = 0; bad_mark == NULL && m < nitems(markers); m++)
 			if (strstr(s, markers[m]) != NULL)
 				bad_mark = s, p_mark = l->t[i].path;
 		for (const char *q = s; *q != '\0';) {
@@ -397,7 +397,7 @@ main(void)
 	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc,
 	    "content"), "translations");
 	const cJSON *regions = cJSON_GetObjectItemCaseSensitive(doc, "regions");
-	struct lang *langs = calloc(NELEM(wanted), sizeof(*langs));
+	struct lang *langs = calloc(nitems(wanted), sizeof(*langs));
 	const struct lang *en = NULL;
 	size_t i, n = 0, nbuilt = 0;
 	char what[256];
@@ -410,7 +410,7 @@ main(void)
 	}
 	while (defaults_language(nbuilt) != NULL)
 		nbuilt++;
-	for (i = 0; i < NELEM(wanted); i++) {
+	for (i = 0; i < nitems(wanted); i++) {
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(tr, wanted[i].code);
 
 		snprintf(what, sizeof(what), "%s: built in", wanted[i].code);
@@ -425,8 +425,8 @@ main(void)
 			en = &langs[i];
 	}
 	snprintf(what, sizeof(what), "the %zu languages of issue 12 and no other (%zu built in)",
-	    NELEM(wanted), nbuilt);
-	CHECK(n == NELEM(wanted) && nbuilt == n, what);
+	    nitems(wanted), nbuilt);
+	CHECK(n == nitems(wanted) && nbuilt == n, what);
 	snprintf(what, sizeof(what), "within the publish limits: %zu languages <= LANGS_MAX (%d), "
 	    "%zu prepared answers <= PREPARED_ANSWERS_MAX (%d)", nbuilt, LANGS_MAX,
 	    (size_t)(cJSON_GetArraySize(regions) + 1) * nbuilt, PREPARED_ANSWERS_MAX);
@@ -438,14 +438,14 @@ main(void)
 		cJSON_Delete(doc);
 		UNIT_DONE();
 	}
-	for (i = 0; i < NELEM(wanted); i++) {
+	for (i = 0; i < nitems(wanted); i++) {
 		if (langs[i].tr == NULL)
 			continue;
 		check_keys(&langs[i], en);
 		check_each(&langs[i], en, wanted[i].script);
 		if (strcmp(langs[i].code, "zh-CN") == 0 || strcmp(langs[i].code, "zh-TW") == 0)
 			check_chinese(&langs[i], strcmp(langs[i].code, "zh-TW") == 0);
-		check_own(&langs[i], langs, NELEM(wanted));
+		check_own(&langs[i], langs, nitems(wanted));
 	}
 	free(langs);
 	cJSON_Delete(doc);

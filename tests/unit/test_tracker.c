@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/nitems.h"
 #include "input/tracker.h"
 #include "input/tracker_data.h"
 #include "unit.h"
@@ -62,7 +63,7 @@ static void unit_checks(void)
 	size_t i, bad;
 	char what[128];
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < nitems(cases); i++)
 		CHECK_STR(tracker_category(cases[i].domain), cases[i].category,
 		    cases[i].what);
 	CHECK(tracker_category(NULL) == NULL, "NULL domain");
@@ -135,7 +136,7 @@ static const char *map_label(const char *raw)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+	for (i = 0; i < nitems(map); i++)
 		if (strcmp(map[i][0], raw) == 0)
 			return map[i][1];
 	return NULL;

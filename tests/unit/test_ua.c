@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/nitems.h"
 #include "input/ua.h"
 #include "unit.h"
 
@@ -151,7 +152,7 @@ static void unit_checks(void)
 	size_t i;
 	unsigned x = 12345;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < nitems(cases); i++)
 		check_case(&cases[i]);
 
 	ua_parse(NULL, &u);

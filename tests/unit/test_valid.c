@@ -1,6 +1,7 @@
 /* test_valid.c: the declared-input walker, UTF-8 counting and body parsing. */
 #include <string.h>
 
+#include "base/nitems.h"
 #include "input/valid.h"
 #include "unit.h"
 
@@ -25,7 +26,7 @@ check(const char *body)
 	cJSON *o = cJSON_Parse(body);
 
 	err[0] = '\0';
-	if (valid_object(o, fields, sizeof(fields) / sizeof(fields[0]), "", err, sizeof(err)) == 0)
+	if (valid_object(o, fields, nitems(fields), "", err, sizeof(err)) == 0)
 		err[0] = '\0';
 	cJSON_Delete(o);
 	return err;

@@ -4,6 +4,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
 /* STORE_NOTFOUND for an unknown site, STORE_EXISTS for a used sync_id. */
@@ -33,7 +34,7 @@ pg_store_sync_show(struct store *st, const char *sync_id, cJSON **out)
 	const char *const p[] = {sync_id};
 
 	return pgsql_one_row(st, sql, PG_NPARAMS(p), p, sync_columns,
-	    sizeof(sync_columns) / sizeof(sync_columns[0]), out, "sync show");
+	    nitems(sync_columns), out, "sync show");
 }
 
 static const struct store_column script_columns[] = { SCRIPT_COLUMN_LIST };
@@ -51,7 +52,7 @@ pg_store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *
 	const char *const p[] = {key};
 
 	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, script_columns,
-	    sizeof(script_columns) / sizeof(script_columns[0]), fn, arg, "scripts list");
+	    nitems(script_columns), fn, arg, "scripts list");
 }
 
 /* How many entries each FETCH of the export brings: what is in memory at
@@ -148,7 +149,7 @@ pg_store_stats(struct store *st, const char *key, cJSON **out)
 
 	clock_now(now, month);
 	return pgsql_one_row(st, sql, PG_NPARAMS(p), p, stats_columns,
-	    sizeof(stats_columns) / sizeof(stats_columns[0]), out, "stats");
+	    nitems(stats_columns), out, "stats");
 }
 
 /*

@@ -5,6 +5,7 @@
 #include "base/clock.h"
 #include "base/hash.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
 /*
@@ -236,5 +237,5 @@ pg_store_config_versions(struct store *st, const char *key, store_row_fn fn, voi
 	const char *p[] = {key};
 
 	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, version_columns,
-	    sizeof(version_columns) / sizeof(version_columns[0]), fn, arg, "config versions");
+	    nitems(version_columns), fn, arg, "config versions");
 }

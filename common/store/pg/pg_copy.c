@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
 /*
@@ -74,7 +75,7 @@ static const struct part parts[] = {
 	    NULL),
 	PART(syncs, 7, "sync_id, site_id, status, error, page_url, created_at, finished_at", NULL),
 };
-#define NPARTS (sizeof(parts) / sizeof(parts[0]))
+#define NPARTS (nitems(parts))
 
 /* Rows per FETCH of a part being read, and the bytes of COPY data handed
  * to libpq at once (then sent before more is read: memory stays bounded

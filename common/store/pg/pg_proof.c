@@ -5,9 +5,9 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
-#define NCOLS(cols) (sizeof(cols) / sizeof((cols)[0]))
 
 /*
  * The integers as a PostgreSQL array literal, "{1,2,3}" (caller frees), to
@@ -116,7 +116,7 @@ pg_store_seals(struct store *st, const char *key, store_row_fn fn, void *arg)
 	    " WHERE site_id = (SELECT id FROM sites WHERE site_key = $1) ORDER BY seq";
 	const char *p[] = {key};
 
-	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, seal_columns, NCOLS(seal_columns),
+	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, seal_columns, nitems(seal_columns),
 	    fn, arg, "seals");
 }
 
@@ -397,7 +397,7 @@ pg_store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg)
 	const char *p[] = {key};
 
 	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, erasure_columns,
-	    NCOLS(erasure_columns), fn, arg, "erasures");
+	    nitems(erasure_columns), fn, arg, "erasures");
 }
 
 /*
@@ -506,7 +506,7 @@ pg_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *
 			const cJSON *key;
 			int failed;
 
-			if ((row = pgsql_row(r, i, digest_columns, NCOLS(digest_columns))) == NULL)
+			if ((row = pgsql_row(r, i, digest_columns, nitems(digest_columns))) == NULL)
 				goto out;
 			key = cJSON_GetObjectItemCaseSensitive(row, "site_key");
 			last = ids[i] = strtoll(PQgetvalue(r, i, 0), NULL, 10);

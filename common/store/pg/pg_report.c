@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 #include "store/store_report_json.h"
 
@@ -14,7 +15,6 @@
  * or the span of ids) is not needed: PostgreSQL's planner makes it.
  */
 #define PERIOD " FROM consent_log WHERE site_id = $1::bigint AND created_at >= $2 AND created_at < $3"
-#define NCOLS(cols) (sizeof(cols) / sizeof((cols)[0]))
 
 /* Time to action (TTA_NAMES, store_report_json.h), as store_report.c
  * counts it: how many decisions sent it, and how many fall below each
@@ -103,7 +103,7 @@ static const struct part {
 	{"by_browser", "key", split_members},
 	{"by_position", "key", split_members},
 };
-#define NPARTS (sizeof(parts) / sizeof(parts[0]))
+#define NPARTS (nitems(parts))
 
 /*
  * Each visitor of the period (hashed id) with the id of its last
@@ -237,7 +237,7 @@ add_figures(struct store *st, cJSON *out, const char *const *params)
 			goto out;
 		}
 		for (; r < rows && strtoll(PQgetvalue(res, r, 0), NULL, 10) == (long long)i; r++) {
-			if ((row = pgsql_row(res, r, figure_columns, NCOLS(figure_columns))) == NULL)
+			if ((row = pgsql_row(res, r, figure_columns, nitems(figure_columns))) == NULL)
 				goto out;
 			o = pick(row, &parts[i]);
 			cJSON_Delete(row);
@@ -301,7 +301,7 @@ add_categories(struct store *st, cJSON *out, const char *const *period)
 	int rc;
 
 	if ((rc = add_rows(st, out, "categories", categories_sql, category_columns,
-	    NCOLS(category_columns), period)) != STORE_OK)
+	    nitems(category_columns), period)) != STORE_OK)
 		return rc;
 	return report_json_visitors(out);
 }
@@ -345,9 +345,9 @@ pg_store_report(struct store *st, const char *key, const char *from, const char 
 	    (rc = add_categories(st, r, params)) != STORE_OK ||
 	    (rc = report_json_add_tta(st, r, median, params)) != STORE_OK ||
 	    (rc = add_rows(st, r, "mau", mau_sql, mau_columns,
-	    NCOLS(mau_columns), params)) != STORE_OK ||
+	    nitems(mau_columns), params)) != STORE_OK ||
 	    (rc = add_rows(st, r, "scripts", scripts_sql, script_columns,
-	    NCOLS(script_columns), params)) != STORE_OK)
+	    nitems(script_columns), params)) != STORE_OK)
 		goto out;
 	if (pgsql_commit(st) != 0) {
 		rc = STORE_ERROR;

@@ -4,6 +4,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
 /* The n hosts as a JSON array of strings (caller frees), or NULL when out
@@ -115,7 +116,7 @@ pg_store_site_list(struct store *st, store_row_fn fn, void *arg)
 	    " ORDER BY s.site_key";
 
 	return pgsql_rows(st, sql, 0, NULL, site_columns,
-	    sizeof(site_columns) / sizeof(site_columns[0]), fn, arg, "site list");
+	    nitems(site_columns), fn, arg, "site list");
 }
 
 /*
@@ -145,7 +146,7 @@ pg_store_site_show(struct store *st, const char *key, cJSON **out)
 	p[0] = key;
 	p[1] = month;
 	return pgsql_one_row(st, sql, PG_NPARAMS(p), p, show_columns,
-	    sizeof(show_columns) / sizeof(show_columns[0]), out, "site show");
+	    nitems(show_columns), out, "site show");
 }
 
 int

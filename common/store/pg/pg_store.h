@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 #include <libpq-fe.h>
 
+#include "base/nitems.h"
 #include "store/store_ops.h"
 
 /* How long a request of the endpoints may wait on the database in all
@@ -143,6 +144,6 @@ char *pgsql_text_dup(const PGresult *res, int r, int c);
 /* An integer as parameter text, in buf. */
 const char *pgsql_int_text(char buf[24], int64_t v);
 
-#define PG_NPARAMS(p) ((int)(sizeof(p) / sizeof((p)[0])))
+#define PG_NPARAMS(p) ((int)(nitems(p)))
 
 #endif

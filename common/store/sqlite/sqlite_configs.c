@@ -4,6 +4,7 @@
 
 #include "base/hash.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 /*
@@ -26,7 +27,7 @@ put_prepared(struct store *st, int64_t id, const struct store_prepared *prep)
 	sqlite3_stmt *q = NULL;
 	int rc = STORE_ERROR;
 
-	for (size_t i = 0; i < sizeof(clear_sql) / sizeof(clear_sql[0]); i++) {
+	for (size_t i = 0; i < nitems(clear_sql); i++) {
 		if (db_prepare(st->db, clear_sql[i], &q) != 0)
 			return STORE_ERROR;
 		sqlite3_bind_int64(q, 1, id);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 /*
@@ -66,7 +67,7 @@ static const struct part parts[] = {
 	TABLE(syncs, 7, "sync_id, site_id, status, error, page_url, created_at, finished_at",
 	    "?,?,?,?,?,?,?", 0),
 };
-#define NPARTS (sizeof(parts) / sizeof(parts[0]))
+#define NPARTS (nitems(parts))
 
 /* The part of that name, or NULL (reported): a name is only ever looked
  * up here, never put into a statement. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 int
@@ -64,7 +65,7 @@ sqlite_store_stats(struct store *st, const char *key, cJSON **out)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, id);
 	db_bind_text(q, 2, month);
-	rc = sql_one_row(st, q, stats_columns, SQL_NCOLS(stats_columns), out, "stats");
+	rc = sql_one_row(st, q, stats_columns, nitems(stats_columns), out, "stats");
 	if (rc == STORE_NOTFOUND)  /* an aggregate always has a row */
 		rc = STORE_ERROR;
 	sqlite3_finalize(q);

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 /* A read transaction takes its snapshot at its first read: take it now. */
@@ -75,7 +76,7 @@ sqlite_store_seals(struct store *st, const char *key, store_row_fn fn, void *arg
 	    " root AS root, prev AS prev, hash AS hash FROM consent_seals"
 	    " WHERE site_id = ?1 AND ?2 IS NULL ORDER BY seq";
 
-	return sql_site_rows(st, key, sql, NULL, seal_columns, SQL_NCOLS(seal_columns),
+	return sql_site_rows(st, key, sql, NULL, seal_columns, nitems(seal_columns),
 	    fn, arg, "seals");
 }
 
@@ -412,7 +413,7 @@ sqlite_store_config_versions(struct store *st, const char *key, store_row_fn fn,
 	    " FROM configs WHERE site_id = ?1 AND ?2 IS NULL ORDER BY version";
 
 	return sql_site_rows(st, key, sql, NULL, version_columns,
-	    SQL_NCOLS(version_columns), fn, arg, "config versions");
+	    nitems(version_columns), fn, arg, "config versions");
 }
 
 /* Run sql with ?1 bound to a and ?2 to the text b: 0 or -1 (reported). */
@@ -581,7 +582,7 @@ sqlite_store_erasures(struct store *st, const char *key, store_row_fn fn, void *
 	    " WHERE site_id = ?1 AND ?2 IS NULL ORDER BY id";
 
 	return sql_site_rows(st, key, sql, NULL, erasure_columns,
-	    SQL_NCOLS(erasure_columns), fn, arg, "erasures");
+	    nitems(erasure_columns), fn, arg, "erasures");
 }
 
 int
@@ -707,7 +708,7 @@ sqlite_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, vo
 		while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 			const cJSON *key;
 
-			if ((row = sql_row(q, digest_columns, SQL_NCOLS(digest_columns))) == NULL)
+			if ((row = sql_row(q, digest_columns, nitems(digest_columns))) == NULL)
 				goto fail;
 			key = cJSON_GetObjectItemCaseSensitive(row, "site_key");
 			last = sqlite3_column_int64(q, 0);

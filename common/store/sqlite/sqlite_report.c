@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/store_report_json.h"
 #include "store/sqlite/sqlite_store.h"
 
@@ -303,7 +304,7 @@ add_categories(struct store *st, cJSON *out, const struct period *p)
 	int rc;
 
 	if ((rc = add_query(st, out, "categories", categories_sql[p->by_rowid], 1,
-	    category_columns, SQL_NCOLS(category_columns), p)) != STORE_OK)
+	    category_columns, nitems(category_columns), p)) != STORE_OK)
 		return rc;
 	return report_json_visitors(out);
 }
@@ -339,20 +340,20 @@ sqlite_store_report(struct store *st, const char *key, const char *from, const c
 	}
 	if ((rc = group_entries(st, &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "totals", totals_sql, 0, totals_columns,
-	    SQL_NCOLS(totals_columns), &p)) != STORE_OK ||
+	    nitems(totals_columns), &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "daily", daily_sql, 1, daily_columns,
-	    SQL_NCOLS(daily_columns), &p)) != STORE_OK)
+	    nitems(daily_columns), &p)) != STORE_OK)
 		goto out;
-	for (i = 0; i < sizeof(splits) / sizeof(splits[0]); i++)
+	for (i = 0; i < nitems(splits); i++)
 		if ((rc = add_query(st, r, splits[i].name, splits[i].sql, 1,
-		    split_columns, SQL_NCOLS(split_columns), &p)) != STORE_OK)
+		    split_columns, nitems(split_columns), &p)) != STORE_OK)
 			goto out;
 	if ((rc = add_categories(st, r, &p)) != STORE_OK ||
 	    (rc = report_json_add_tta(st, r, median, &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "mau", mau_sql, 1, mau_columns,
-	    SQL_NCOLS(mau_columns), &p)) != STORE_OK ||
+	    nitems(mau_columns), &p)) != STORE_OK ||
 	    (rc = add_query(st, r, "scripts", scripts_sql, 1, script_columns,
-	    SQL_NCOLS(script_columns), &p)) != STORE_OK)
+	    nitems(script_columns), &p)) != STORE_OK)
 		goto out;
 	*out = r;
 	r = NULL;

@@ -4,6 +4,7 @@
 
 #include "base/hash.h"
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 /* PRAGMA user_version of db into *v: 0 or -1 (reported). */
@@ -132,7 +133,7 @@ add_columns(sqlite3 *db)
 
 	if (db_prepare(db, sql, &q) != 0)
 		return -1;
-	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++) {
+	for (size_t i = 0; i < nitems(added_columns); i++) {
 		int64_t columns, has;
 
 		db_bind_text(q, 1, added_columns[i].table);

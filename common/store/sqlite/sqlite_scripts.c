@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 /* STORE_NOTFOUND for an unknown site, STORE_EXISTS for a used sync_id. */
@@ -36,7 +37,7 @@ sqlite_store_sync_show(struct store *st, const char *sync_id, cJSON **out)
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	db_bind_text(q, 1, sync_id);
-	rc = sql_one_row(st, q, sync_columns, SQL_NCOLS(sync_columns), out, "sync show");
+	rc = sql_one_row(st, q, sync_columns, nitems(sync_columns), out, "sync show");
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -53,7 +54,7 @@ sqlite_store_scripts_list(struct store *st, const char *key, store_row_fn fn, vo
 	    " last_page_url AS last_page_url"
 	    " FROM scripts WHERE site_id = ?1 ORDER BY domain";
 
-	return sql_site_rows(st, key, sql, NULL, script_columns, SQL_NCOLS(script_columns),
+	return sql_site_rows(st, key, sql, NULL, script_columns, nitems(script_columns),
 	    fn, arg, "scripts list");
 }
 

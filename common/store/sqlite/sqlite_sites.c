@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 int
@@ -113,7 +114,7 @@ sqlite_store_site_list(struct store *st, store_row_fn fn, void *arg)
 
 	if (db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	rc = sql_walk(st, q, site_columns, SQL_NCOLS(site_columns), fn, arg, "site list");
+	rc = sql_walk(st, q, site_columns, nitems(site_columns), fn, arg, "site list");
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -165,7 +166,7 @@ sqlite_store_site_show(struct store *st, const char *key, cJSON **out)
 		goto out;
 	db_bind_text(q, 1, key);
 	db_bind_text(q, 2, month);
-	if ((rc = sql_one_row(st, q, show_columns, SQL_NCOLS(show_columns), &site, "site show")) != STORE_OK)
+	if ((rc = sql_one_row(st, q, show_columns, nitems(show_columns), &site, "site show")) != STORE_OK)
 		goto out;
 	rc = STORE_ERROR;
 	sqlite3_finalize(q);
@@ -176,7 +177,7 @@ sqlite_store_site_show(struct store *st, const char *key, cJSON **out)
 		log_error("out of memory");
 		goto out;
 	}
-	if ((rc = sql_walk(st, q, host_columns, SQL_NCOLS(host_columns), add_host, domains,
+	if ((rc = sql_walk(st, q, host_columns, nitems(host_columns), add_host, domains,
 	    "site show")) != STORE_OK)
 		goto out;
 	*out = site;

@@ -122,7 +122,6 @@ int sql_write_begin(struct store *st);
 int sql_write_commit(struct store *st);
 void sql_write_undo(struct store *st);
 
-#define SQL_NCOLS(cols) (sizeof(cols) / sizeof((cols)[0]))
 
 /* The schema's text (schema.sql, embedded by make). */
 extern const char schema_data[];
