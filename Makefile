@@ -16,7 +16,7 @@
 #   make bench-sdk       consent.js size and speed beside two banner scripts
 #   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
-#   make install         PREFIX, DESTDIR, CGIBIN, DBPATH as below
+#   make install         PREFIX, DESTDIR, CGIBIN, DBPATH, MANDIR as below
 #
 # B is the build directory: "." puts the binaries where CONTRACT 1 names them
 # (cgi-bin/, tools/); the sanitizer build uses build/asan.
@@ -27,6 +27,7 @@ CGIBIN  ?= $(PREFIX)/lib/consent/cgi-bin
 DBPATH  ?= $(PREFIX)/var/lib/consent/consent.db
 SHAREDIR ?= $(PREFIX)/share/consent
 BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
 PORT    ?= 8080
 VERSION := $(shell cat VERSION)
 ESBUILD ?= esbuild
@@ -394,6 +395,9 @@ install: $(CGIS) $(CTL) sdk
 	install -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 schema.sql schema_pg.sql $(DESTDIR)$(SHAREDIR)/
 	cp -R apache lighttpd pgbouncer $(DESTDIR)$(SHAREDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 man/consent-log.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 man/consent.8 man/consentctl.8 $(DESTDIR)$(MANDIR)/man8/
 
 clean:
 	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)

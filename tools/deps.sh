@@ -2,7 +2,8 @@
 # deps.sh: install every Debian package the project builds, tests, serves and
 # benchmarks with (run as root; apt-get update first).  The single list of
 # dependencies: .ci/run and the README both call this (python3 runs the
-# third party's verifier, tools/verify-export.py, in the tests).  Then the npm
+# third party's verifier, tools/verify-export.py, in the tests; mandoc
+# checks the man pages, t0065).  Then the npm
 # packages of the browser tests (package-lock.json) with `npm ci`, and the
 # static archives of tools/static-libs.sh (cJSON, a lean SQLite and a lean
 # libpq from Debian's source packages; tcl, patch and xz-utils build them),
@@ -20,7 +21,7 @@ PACKAGES="
   postgresql libpq-dev pgbouncer
   tcl patch xz-utils
   sqlite3 jq curl valgrind strace time
-  python3
+  python3 mandoc
   libmaxmind-db-writer-perl mmdb-bin
   lighttpd lighttpd-modules-lua
   apache2 libapache2-mod-qos libpcre3
