@@ -12,30 +12,29 @@ for p in $PAGES; do
 	check test -f "$MAN/$p" "man/$p exists"
 done
 
+# mandoc -Tlint -Wwarning: silent and 0 for a clean page.
 if ! command -v mandoc >/dev/null 2>&1; then
 	if [ "${CI:-}" = true ]; then
 		notok "mandoc is not installed (sh tools/deps.sh): required when CI=true"
 	else
-		skip "mandoc is not installed (sh tools/deps.sh): the man pages are not checked"
+		skip "mandoc is not installed (sh tools/deps.sh): the man pages are not linted"
 	fi
-	exit 0
+else
+	for p in $PAGES; do
+		[ -f "$MAN/$p" ] || continue
+		if mandoc -Tlint -Wwarning "$MAN/$p" > "$T/lint" 2>&1; then
+			check test ! -s "$T/lint" "man/$p: mandoc -Tlint -Wwarning says nothing"
+		else
+			notok "man/$p: mandoc -Tlint -Wwarning: $(head -3 "$T/lint" | tr '\n' ' ')"
+		fi
+	done
 fi
 
-# mandoc -Tlint -Wwarning: silent and 0 for a clean page.
-for p in $PAGES; do
-	[ -f "$MAN/$p" ] || continue
-	if mandoc -Tlint -Wwarning "$MAN/$p" > "$T/lint" 2>&1; then
-		check test ! -s "$T/lint" "man/$p: mandoc -Tlint -Wwarning says nothing"
-	else
-		notok "man/$p: mandoc -Tlint -Wwarning: $(head -3 "$T/lint" | tr '\n' ' ')"
-	fi
-done
-
-# What the page says, as a reader sees it (overstrike removed).
-mandoc -Tascii "$MAN/consentctl.8" 2> "$T/render-err" | sed 's/.\x08//g' > "$T/page"
-check test -s "$T/page" "consentctl(8) renders"
-
-# The usage: one "  consentctl WORDS ..." line per command of the table.
+# consentctl(8) against consentctl, from the page's mdoc source: a command
+# is an item ".It Cm WORDS ..." of its Commands list, an option "Fl -NAME"
+# (which renders --NAME); consentctl's, from its usage, one
+# "  consentctl WORDS ..." line per command of its table.  Without mandoc
+# these checks still run.
 "$BUILD/bin/consentctl" --help > "$T/usage" 2>&1
 check test -s "$T/usage" "consentctl --help prints the usage"
 
@@ -70,12 +69,9 @@ grep -o -- '--[a-z][a-z-]*' "$T/usage" | sort -u > "$T/opts"
 echo --help >> "$T/opts"
 sort -u -o "$T/opts" "$T/opts"
 check test "$(wc -l < "$T/opts")" -ge 15 "the usage names the options ($(wc -l < "$T/opts"))"
-bad=
-for o in $(cat "$T/opts"); do
-	grep -q -- "$o\\b" "$T/page" || bad="$bad $o"
-done
-check test -z "$bad" "consentctl(8) describes every option${bad:+ (not:$bad)}"
-grep -o -- '--[a-z][a-z-]*' "$T/page" | sort -u > "$T/page-opts"
+grep -o -- 'Fl -[a-z][a-z-]*' "$MAN/consentctl.8" | sed 's/^Fl -/--/' | sort -u > "$T/page-opts"
+missing=$(comm -23 "$T/opts" "$T/page-opts" | paste -sd, -)
+check test -z "$missing" "consentctl(8) describes every option${missing:+ (not: $missing)}"
 extra=$(comm -13 "$T/opts" "$T/page-opts" | paste -sd, -)
 check test -z "$extra" "consentctl(8) names no option consentctl lacks${extra:+ (it names: $extra)}"
 
