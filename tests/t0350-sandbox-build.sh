@@ -10,7 +10,7 @@ if ! command -v "$CC" >/dev/null 2>&1; then
 fi
 flags="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror -iquote $TOP/common"
 cat > "$T/main.c" <<'C'
-#include "sandbox.h"
+#include "base/sandbox.h"
 int main(void) { sandbox_enter(); sandbox_enter(); return 0; }
 C
 
