@@ -67,7 +67,8 @@
 # floor and with this tree's own build as config, consent and scripts;
 # config_builtin@name too when config_builtin is among the scenarios; and
 # fcgi/config@name ... when that build has the FastCGI mode.  When
-# DIR/consentctl or DIR/../bin/consentctl exists, that consentctl makes the
+# DIR/consentctl, DIR/../bin/consentctl or (a build from before
+# consentctl moved) DIR/../tools/consentctl exists, that consentctl makes the
 # variant's empty database (its own schema version, answers prepared with
 # its own stamp: prepare.c), so that a build from before a change is
 # measured on the database it was made for.
@@ -240,12 +241,14 @@ fresh_db() { # pristine copy
 	cp "$1" "$2"
 	sync "$2"
 }
-# A variant whose folder (or its ../tools) holds its consentctl gets its
+# A variant whose folder (or its ../bin, or ../tools for a build from
+# before consentctl moved to bin/) holds its consentctl gets its
 # empty database made by that consentctl; else a copy of this tree's.
 variant_pristine() { # name dir
 	vctl=
 	if [ -x "$2/consentctl" ]; then vctl=$2/consentctl
 	elif [ -x "$2/../bin/consentctl" ]; then vctl=$2/../bin/consentctl
+	elif [ -x "$2/../tools/consentctl" ]; then vctl=$2/../tools/consentctl
 	fi
 	rm -f "$W/empty-pristine-$1.db"*
 	if [ -n "$vctl" ]; then
