@@ -48,13 +48,6 @@ digest_old(void *arg, const char *key, const cJSON *row, char out[65])
 	return proof_row_digest(key, row, out);
 }
 
-static int
-seal_each(const char *key, int64_t days, void *arg)
-{
-	(void)days;
-	return ctl_seal_site(arg, key) == EXIT_OK ? 0 : STORE_ERROR;
-}
-
 /*
  * The upgrade to schema version 4 (the proof of the log): every entry
  * stored before it gets its digest, computed from its stored fields as the
@@ -67,7 +60,7 @@ upgrade_proof(struct ctl *c)
 
 	if (store_digest_missing(c->st, DIGEST_BATCH, digest_old, NULL, &done) != STORE_OK)
 		return STORE_ERROR;
-	return store_site_keys(c->st, seal_each, c);
+	return store_site_keys(c->st, ctl_seal_each, c);
 }
 
 int
