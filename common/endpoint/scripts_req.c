@@ -76,10 +76,12 @@ take_sync_id(const cJSON *body, const char *query, struct scripts_report *r)
 	char q[64];
 
 	switch (http_query_param(query, "sync_id", q, sizeof(q))) {
-	case 1:
+	case HTTP_PARAM_FOUND:
 		return uuid_canonical(q, r->sync_id);
-	case -1:
+	case HTTP_PARAM_BAD:
 		return -1;
+	case HTTP_PARAM_ABSENT:
+		break;
 	}
 	if ((b = valid_get(body, "sync_id")) != NULL)
 		return uuid_canonical(b->valuestring, r->sync_id);
