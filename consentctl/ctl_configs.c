@@ -13,19 +13,20 @@
 #include "proof/proof.h"
 
 /* The store's preparer for init: a stored document prepared again; arg
- * holds what was prepared until the store has written it. */
+ * holds what was prepared until the store has written it.  0, 1 (nothing
+ * to store for it) or -1, as store_preparer asks. */
 static int
 prepare_stored(void *arg, const char *document, struct store_prepared *out)
 {
 	struct prepared *p = arg;
 	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
-	int rc = 1;
+	enum prepare_result rc = PREPARE_PER_REQUEST;
 
 	memset(p, 0, sizeof(*p));
-	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == 0)
+	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == PREPARE_OK)
 		*out = p->rows;
 	cJSON_Delete(doc);
-	return rc;
+	return rc == PREPARE_OK ? 0 : rc == PREPARE_PER_REQUEST ? 1 : -1;
 }
 
 static void
@@ -169,7 +170,7 @@ ctl_publish_json(struct ctl *c, const char *key, const cJSON *json)
 		goto out;
 	}
 	if ((doc = cJSON_PrintUnformatted(json)) == NULL ||
-	    prepare_document(json, &prep) < 0) {
+	    prepare_document(json, &prep) == PREPARE_NOMEM) {
 		ctl_say(EXIT_FAIL, "out of memory");
 		goto out;
 	}
