@@ -78,7 +78,7 @@ config_request(void)
 	resp_init(&resp, &req, "GET, HEAD, OPTIONS");
 	if (request_method(&req, &resp, 1, 0) != 0)
 		goto done;
-	if (http_query_param(req.query, "site_key", key, sizeof(key)) != 1 ||
+	if (http_query_param(req.query, "site_key", key, sizeof(key)) != HTTP_PARAM_FOUND ||
 	    !valid_site_key(key)) {
 		resp_error(&resp, 400, "site_key is required");
 		goto done;
@@ -92,9 +92,11 @@ config_request(void)
 	}
 	memset(&v, 0, sizeof(v));
 	/* An empty, overlong or badly escaped region or lang counts as absent. */
-	if (http_query_param(req.query, "region", region, sizeof(region)) == 1 && region[0] != '\0')
+	if (http_query_param(req.query, "region", region, sizeof(region)) == HTTP_PARAM_FOUND &&
+	    region[0] != '\0')
 		v.region = region;
-	if (http_query_param(req.query, "lang", lang, sizeof(lang)) == 1 && lang[0] != '\0')
+	if (http_query_param(req.query, "lang", lang, sizeof(lang)) == HTTP_PARAM_FOUND &&
+	    lang[0] != '\0')
 		v.lang = lang;
 	v.accept = http_env("HTTP_ACCEPT_LANGUAGE");
 	if (v.region == NULL)  /* CONTRACT 5.1: the parameter skips detection */

@@ -25,7 +25,7 @@ scripts_request(void)
 	cJSON *body = NULL;
 	const char *key;
 	char err[ERR_MSG_MAX];
-	int rc;
+	enum scripts_req_err rc;
 
 	memset(&rep, 0, sizeof(rep));
 	http_req_init(&req);
@@ -39,8 +39,11 @@ scripts_request(void)
 	/* The category checks read only the ids (the skeleton has them). */
 	if (prepare_site(&site, &sv) != 0)
 		resp_error(&resp, 500, "Internal server error");
-	else if ((rc = scripts_req_check(body, req.query, sv.doc, &rep, err, sizeof(err))) != 0)
-		resp_error(&resp, rc == -1 ? 400 : 500, rc == -1 ? err : "Internal server error");
+	else if ((rc = scripts_req_check(body, req.query, sv.doc, &rep, err,
+	    sizeof(err))) == SCRIPTS_REQ_INVALID)
+		resp_error(&resp, 400, err);
+	else if (rc != SCRIPTS_REQ_OK)
+		resp_error(&resp, 500, "Internal server error");
 	else if (store_scripts_report(st, site.id, rep.page_url, rep.e, rep.n,
 	    rep.sync_id[0] ? rep.sync_id : NULL, rep.error) != STORE_OK ||
 	    resp_success(&resp, 200) != 0)

@@ -153,6 +153,25 @@ ctl_check_anon_id(const struct ctl *c, char hash[65])
 	return 0;
 }
 
+/*
+ * The operands of a command on one visitor's entries (find, receipt,
+ * erase): the site key checked, the hash of --anon-id in hash, and the
+ * store open.  EXIT_OK, EXIT_USAGE or EXIT_FAIL (reported).
+ */
+int
+ctl_visitor_args(struct ctl *c, char hash[65])
+{
+	int rc;
+
+	if (ctl_check_key(c->operands[0]) != 0)
+		return EXIT_USAGE;
+	if ((rc = ctl_check_anon_id(c, hash)) != 0)
+		return rc;
+	if (ctl_store(c) == NULL)
+		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
 /* CONTRACT 3, in its order. */
 static const struct command commands[] = {
 	{"init", NULL, 0, 0, STORE_CREATE, cmd_init,

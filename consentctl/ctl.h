@@ -4,12 +4,12 @@
 
 /*
  * consentctl.c parses the command line and dispatches; each ctl_*.c runs
- * the commands of one concern (ctl_sites.c sites and domains, ctl_configs.c
- * init and configs, ctl_log.c the consent log, ctl_scripts.c syncs and the
- * script inventory, ctl_report.c the report page) through store.h, and
- * ctl_output.c formats what they print.  No part checks a value itself: the rules are common/'s (valid.c,
- * origin.c, uuid.c, configdoc.c); the ctl_check_* functions only word the
- * usage message.
+ * the commands of one concern through store.h (the list is above the
+ * commands' prototypes below), and ctl_output.c formats what they print.
+ * No part checks a value itself: the rules are common/'s (valid.c,
+ * origin.c, uuid.c, configdoc.c; the proof's digests, trees and chain of
+ * seals in proof/); the ctl_check_* functions only word the usage
+ * message.
  */
 
 #include <stddef.h>
@@ -89,6 +89,10 @@ int ctl_check_since(const char *s, char out[32]);
 int ctl_check_retention(const char *s, int64_t *days);
 /* --anon-id present and well-formed, hashed as the consent endpoint does. */
 int ctl_check_anon_id(const struct ctl *c, char hash[65]);
+/* The operands of a command on one visitor's entries (consent find,
+ * receipt, erase): the site key checked, the hash of --anon-id in hash, and
+ * the store open.  EXIT_OK, EXIT_USAGE or EXIT_FAIL (reported). */
+int ctl_visitor_args(struct ctl *c, char hash[65]);
 
 /* The record fn (store_site_show, store_stats) gives for the KEY operand,
  * printed (ctl_sites.c). */
@@ -122,6 +126,10 @@ int ctl_print_rows(const struct ctl *c, const cJSON *rows,
                    const struct ctl_column *cols, size_t ncols);
 /* store_row_fn: keep a copy of every row in the array arg. */
 int ctl_collect(const cJSON *row, void *arg);
+/* A member of a row as text ("" when it is not a string), as a number (-1
+ * when it is not one). */
+const char *ctl_text_of(const cJSON *row, const char *name);
+int64_t ctl_int_of(const cJSON *row, const char *name);
 
 /* consent export: the CSV title line, and store_row_fn printing one row
  * as CSV (RFC 4180) or as a JSON line; the columns are the store's
@@ -129,11 +137,17 @@ int ctl_collect(const cJSON *row, void *arg);
 void ctl_csv_header(void);
 int ctl_export_csv(const cJSON *row, void *arg);
 int ctl_export_jsonl(const cJSON *row, void *arg);
+/* A log row as the export gives it (categories parsed; no id, no pruned):
+ * a new object, or NULL when out of memory (consent find, receipt). */
+cJSON *ctl_export_row(const cJSON *row);
 
-/* ---- the commands (ctl_sites.c, ctl_configs.c, ctl_log.c, ctl_scripts.c,
- * ctl_report.c; ctl_proof.c: seal, verify, head, receipt, find, erase, purge) ---- */
+/* ---- the commands, by file ---- */
 
+/* ctl_configs.c: init, config publish and show. */
 int cmd_init(struct ctl *c);
+int cmd_config_publish(struct ctl *c);
+int cmd_config_show(struct ctl *c);
+/* ctl_sites.c: sites and their domains. */
 int cmd_site_add(struct ctl *c);
 int cmd_site_set(struct ctl *c);
 int cmd_site_pause(struct ctl *c);
@@ -142,27 +156,35 @@ int cmd_site_list(struct ctl *c);
 int cmd_site_show(struct ctl *c);
 int cmd_domain_add(struct ctl *c);
 int cmd_domain_remove(struct ctl *c);
-int cmd_config_publish(struct ctl *c);
-int cmd_config_show(struct ctl *c);
+/* ctl_scripts.c: tracker syncs, the script inventory and its rules. */
 int cmd_sync_start(struct ctl *c);
 int cmd_sync_show(struct ctl *c);
-int cmd_consent_export(struct ctl *c);
 int cmd_scripts_list(struct ctl *c);
 int cmd_scripts_rules(struct ctl *c);
+/* ctl_log.c: reading the consent log. */
+int cmd_consent_export(struct ctl *c);
 int cmd_stats(struct ctl *c);
+/* ctl_seal.c: sealing the consent log, and its seals. */
 int cmd_consent_seal(struct ctl *c);
-int cmd_consent_verify(struct ctl *c);
 int cmd_consent_head(struct ctl *c);
+/* ctl_verify.c: the whole log of a site recomputed (proof/chain.h walks the seals). */
+int cmd_consent_verify(struct ctl *c);
+/* ctl_receipt.c: what a visitor was shown and chose, with proofs. */
 int cmd_consent_receipt(struct ctl *c);
+/* ctl_erase.c: one visitor's entries found or erased; entries past retention purged. */
 int cmd_consent_find(struct ctl *c);
 int cmd_consent_erase(struct ctl *c);
 int cmd_purge(struct ctl *c);
+/* ctl_report.c: the operator report, one period of a site as a page. */
+int cmd_report(struct ctl *c);
+/* ctl_migrate.c: a database copied into the other kind of store. */
+int cmd_migrate(struct ctl *c);
 
-/* Seal every unsealed entry of the site (ctl_proof.c): init and purge too.
+/* Seal every unsealed entry of the site (ctl_seal.c): init and purge too.
  * EXIT_OK or EXIT_FAIL (reported). */
 int ctl_seal_site(struct ctl *c, const char *key);
-int cmd_report(struct ctl *c);
-/* consentctl migrate (ctl_migrate.c). */
-int cmd_migrate(struct ctl *c);
+/* store_site_keys's callback: ctl_seal_site() on each site (arg the
+ * struct ctl *). */
+int ctl_seal_each(const char *key, int64_t days, void *arg);
 
 #endif

@@ -13,19 +13,20 @@
 #include "proof/proof.h"
 
 /* The store's preparer for init: a stored document prepared again; arg
- * holds what was prepared until the store has written it. */
+ * holds what was prepared until the store has written it.  0, 1 (nothing
+ * to store for it) or -1, as store_preparer asks. */
 static int
 prepare_stored(void *arg, const char *document, struct store_prepared *out)
 {
 	struct prepared *p = arg;
 	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
-	int rc = 1;
+	enum prepare_result rc = PREPARE_PER_REQUEST;
 
 	memset(p, 0, sizeof(*p));
-	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == 0)
+	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == PREPARE_OK)
 		*out = p->rows;
 	cJSON_Delete(doc);
-	return rc;
+	return rc == PREPARE_OK ? 0 : rc == PREPARE_PER_REQUEST ? 1 : -1;
 }
 
 static void
@@ -48,13 +49,6 @@ digest_old(void *arg, const char *key, const cJSON *row, char out[65])
 	return proof_row_digest(key, row, out);
 }
 
-static int
-seal_each(const char *key, int64_t days, void *arg)
-{
-	(void)days;
-	return ctl_seal_site(arg, key) == EXIT_OK ? 0 : STORE_ERROR;
-}
-
 /*
  * The upgrade to schema version 4 (the proof of the log): every entry
  * stored before it gets its digest, computed from its stored fields as the
@@ -67,7 +61,7 @@ upgrade_proof(struct ctl *c)
 
 	if (store_digest_missing(c->st, DIGEST_BATCH, digest_old, NULL, &done) != STORE_OK)
 		return STORE_ERROR;
-	return store_site_keys(c->st, seal_each, c);
+	return store_site_keys(c->st, ctl_seal_each, c);
 }
 
 int
@@ -176,7 +170,7 @@ ctl_publish_json(struct ctl *c, const char *key, const cJSON *json)
 		goto out;
 	}
 	if ((doc = cJSON_PrintUnformatted(json)) == NULL ||
-	    prepare_document(json, &prep) < 0) {
+	    prepare_document(json, &prep) == PREPARE_NOMEM) {
 		ctl_say(EXIT_FAIL, "out of memory");
 		goto out;
 	}

@@ -32,6 +32,22 @@ print_plain(const cJSON *v)
 	return 0;
 }
 
+const char *
+ctl_text_of(const cJSON *row, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, name);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+int64_t
+ctl_int_of(const cJSON *row, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, name);
+
+	return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : -1;
+}
+
 /* Print a JSON document on stdout (formatted): 0 or EXIT_FAIL. */
 int
 ctl_print_json(const cJSON *doc)
@@ -257,3 +273,29 @@ ctl_export_jsonl(const cJSON *row, void *arg)
 	return 0;
 }
 
+/* A log row as the export gives it (categories parsed; no id, no pruned):
+ * a new object, or NULL when out of memory. */
+cJSON *
+ctl_export_row(const cJSON *row)
+{
+	cJSON *e = cJSON_CreateObject(), *v;
+	const cJSON *m;
+
+	if (e == NULL)
+		return NULL;
+	cJSON_ArrayForEach(m, row) {
+		if (strcmp(m->string, "id") == 0 || strcmp(m->string, "pruned") == 0)
+			continue;
+		if (strcmp(m->string, "categories") == 0 && cJSON_IsString(m) &&
+		    (v = cJSON_Parse(m->valuestring)) != NULL)
+			;
+		else
+			v = cJSON_Duplicate(m, 1);
+		if (v == NULL || !cJSON_AddItemToObject(e, m->string, v)) {
+			cJSON_Delete(v);
+			cJSON_Delete(e);
+			return NULL;
+		}
+	}
+	return e;
+}

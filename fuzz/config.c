@@ -42,9 +42,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_split(data, size, 4, &l);
 	q = l.s[0] ? l.s[0] : "";
 	memset(&v, 0, sizeof(v));
-	if (http_query_param(q, "region", region, sizeof(region)) == 1 && region[0] != '\0')
+	if (http_query_param(q, "region", region, sizeof(region)) == HTTP_PARAM_FOUND &&
+	    region[0] != '\0')
 		v.region = region;
-	if (http_query_param(q, "lang", lang, sizeof(lang)) == 1 && lang[0] != '\0')
+	if (http_query_param(q, "lang", lang, sizeof(lang)) == HTTP_PARAM_FOUND &&
+	    lang[0] != '\0')
 		v.lang = lang;
 	v.accept = l.s[1];
 	if (v.region == NULL) {

@@ -20,14 +20,14 @@ lookup(const char *q, const char *name)
 {
 	for (size_t i = 0; i < nitems(sizes); i++) {
 		char *out = malloc(sizes[i]);
-		int rc;
+		enum http_param rc;
 
 		if (out == NULL)
 			abort();
 		memset(out, 'X', sizes[i]);
 		rc = http_query_param(q, name, out, sizes[i]);
-		FUZZ_CHECK(rc >= -1 && rc <= 1);
-		if (rc == 1) {
+		FUZZ_CHECK(rc == HTTP_PARAM_FOUND || rc == HTTP_PARAM_ABSENT || rc == HTTP_PARAM_BAD);
+		if (rc == HTTP_PARAM_FOUND) {
 			/* written, terminated, no control byte (http.h) */
 			size_t n = strnlen(out, sizes[i]);
 			FUZZ_CHECK(n < sizes[i]);

@@ -23,7 +23,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const cJSON *key;
 	cJSON *body;
 	char *buf, *err;
-	int rc;
+	enum scripts_req_err rc;
 
 	if (doc == NULL && (doc = resolve_document(NULL)) == NULL)
 		abort();
@@ -37,10 +37,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((err = malloc(256)) == NULL)
 		abort();
 	rc = scripts_req_check(body, l.s[0] ? l.s[0] : "", doc, &rep, err, 256);
-	FUZZ_CHECK(rc >= -2 && rc <= 0);
-	if (rc == -1)
+	FUZZ_CHECK(rc == SCRIPTS_REQ_OK || rc == SCRIPTS_REQ_INVALID || rc == SCRIPTS_REQ_NOMEM);
+	if (rc == SCRIPTS_REQ_INVALID)
 		FUZZ_CHECK(strnlen(err, ERR_MSG_MAX) < ERR_MSG_MAX && err[0] != '\0');
-	if (rc == 0) {
+	if (rc == SCRIPTS_REQ_OK) {
 		FUZZ_CHECK(rep.n <= SCRIPTS_MAX && rep.page_url != NULL);
 		FUZZ_CHECK(rep.sync_id[0] == '\0' || strlen(rep.sync_id) == 36);
 		for (size_t i = 0; i < rep.n; i++) {

@@ -187,7 +187,7 @@ prepare_one(struct prepared *p, const cJSON *doc, const cJSON *builtin,
 	return a->answer && a->region && a->language ? 0 : -1;
 }
 
-int
+enum prepare_result
 prepare_document(const cJSON *doc, struct prepared *p)
 {
 	const cJSON *content = cJSON_GetObjectItemCaseSensitive(doc, "content");
@@ -198,7 +198,7 @@ prepare_document(const cJSON *doc, struct prepared *p)
 	const char *fallback = cJSON_IsString(fallback_item) ? fallback_item->valuestring : "en";
 	size_t nl = 0, nr = 1;
 	cJSON *builtin = NULL;
-	int rc = -1;
+	enum prepare_result rc = PREPARE_NOMEM;
 
 	memset(p, 0, sizeof(*p));
 	if (!cJSON_IsArray(regions))
@@ -227,15 +227,15 @@ prepare_document(const cJSON *doc, struct prepared *p)
 	for (r = regions ? regions->child : NULL; r != NULL; r = r->next) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "id");
 		if (!cJSON_IsString(id) || id->valuestring[0] == '\0')
-			return 1;
+			return PREPARE_PER_REQUEST;
 		for (q = regions->child; q != r; q = q->next)
 			if (strcmp(cJSON_GetObjectItemCaseSensitive(q, "id")->valuestring,
 			    id->valuestring) == 0)
-				return 1;
+				return PREPARE_PER_REQUEST;
 		nr++;
 	}
 	if (nr * nl > PREPARED_ANSWERS_MAX)
-		return 1;
+		return PREPARE_PER_REQUEST;
 	if ((builtin = defaults_config()) == NULL ||
 	    (p->rows.skeleton = own_json(p, skeleton_of(doc))) == NULL ||
 	    (p->rows.script_rules = own(p, rules ? cJSON_PrintUnformatted(rules)
@@ -250,9 +250,9 @@ prepare_document(const cJSON *doc, struct prepared *p)
 			if (prepare_one(p, doc, builtin, r, langs[i]) != 0)
 				goto out;
 	}
-	rc = 0;
+	rc = PREPARE_OK;
 out:
-	if (rc != 0) {
+	if (rc != PREPARE_OK) {
 		log_error("out of memory preparing the config");
 		prepare_free(p);
 	}

@@ -34,14 +34,20 @@ struct prepared {
 	size_t nowned;
 };
 
+/* What prepare_document() did. */
+enum prepare_result {
+	PREPARE_NOMEM = -1,        /* memory ran out (reported) */
+	PREPARE_OK = 0,            /* p filled */
+	PREPARE_PER_REQUEST = 1    /* not worth preparing: p empty, the document
+	                            * is resolved per request */
+};
+
 /*
- * Prepare a validated document: 0 with p filled; 1 when the document is not
- * worth preparing (more than PREPARED_ANSWERS_MAX answers, or a region
- * without an id of its own), p then empty and the document resolved per
- * request; -1 when memory runs out (reported).  Release with
- * prepare_free() in every case.
+ * Prepare a validated document.  Not worth preparing: more than
+ * PREPARED_ANSWERS_MAX answers, or a region without an id of its own.
+ * Release with prepare_free() in every case.
  */
-int prepare_document(const cJSON *doc, struct prepared *p);
+enum prepare_result prepare_document(const cJSON *doc, struct prepared *p);
 void prepare_free(struct prepared *p);
 
 /*

@@ -33,7 +33,7 @@ static const struct vfield entry_fields[] = {
 
 
 /* Add one checked entry, folding it into the record of its domain. */
-static int
+static enum scripts_req_err
 add_entry(struct scripts_report *r, const cJSON *s, const cJSON *doc, size_t idx,
           char *err, size_t errsz)
 {
@@ -44,10 +44,10 @@ add_entry(struct scripts_report *r, const cJSON *s, const cJSON *doc, size_t idx
 
 	if (origin_script_host(valid_get(s, "domain")->valuestring, host) != 0) {
 		snprintf(err, errsz, "scripts[%zu].domain must be a host name", idx);
-		return -1;
+		return SCRIPTS_REQ_INVALID;
 	}
 	if ((dom = strdup(host)) == NULL)
-		return -2;
+		return SCRIPTS_REQ_NOMEM;
 	cat = tracker_category(dom);
 	if (cat == NULL && cJSON_IsString(guess) && resolve_has_category(doc, guess->valuestring))
 		cat = guess->valuestring;
@@ -66,7 +66,7 @@ add_entry(struct scripts_report *r, const cJSON *s, const cJSON *doc, size_t idx
 	r->e[j].blocked = cJSON_IsTrue(valid_get(s, "blocked"));
 	if (cat != NULL)
 		r->e[j].category = cat;
-	return 0;
+	return SCRIPTS_REQ_OK;
 }
 
 static int
@@ -76,10 +76,12 @@ take_sync_id(const cJSON *body, const char *query, struct scripts_report *r)
 	char q[64];
 
 	switch (http_query_param(query, "sync_id", q, sizeof(q))) {
-	case 1:
+	case HTTP_PARAM_FOUND:
 		return uuid_canonical(q, r->sync_id);
-	case -1:
+	case HTTP_PARAM_BAD:
 		return -1;
+	case HTTP_PARAM_ABSENT:
+		break;
 	}
 	if ((b = valid_get(body, "sync_id")) != NULL)
 		return uuid_canonical(b->valuestring, r->sync_id);
@@ -87,20 +89,20 @@ take_sync_id(const cJSON *body, const char *query, struct scripts_report *r)
 	return 0;
 }
 
-int
+enum scripts_req_err
 scripts_req_check(const cJSON *body, const char *query, const cJSON *doc,
                   struct scripts_report *r, char *err, size_t errsz)
 {
 	const cJSON *s, *e;
 	size_t idx = 0;
-	int rc;
+	enum scripts_req_err rc;
 
 	memset(r, 0, sizeof(*r));
 	if (valid_object(body, fields, nitems(fields), "", err, errsz) != 0)
-		return -1;
+		return SCRIPTS_REQ_INVALID;
 	if (take_sync_id(body, query, r) != 0) {
 		snprintf(err, errsz, "Invalid sync_id format");
-		return -1;
+		return SCRIPTS_REQ_INVALID;
 	}
 	r->page_url = valid_get(body, "page_url")->valuestring;
 	e = valid_get(body, "error");
@@ -110,15 +112,15 @@ scripts_req_check(const cJSON *body, const char *query, const cJSON *doc,
 
 		if (!cJSON_IsObject(s)) {
 			snprintf(err, errsz, "scripts[%zu] must be an object", idx);
-			return -1;
+			return SCRIPTS_REQ_INVALID;
 		}
 		snprintf(prefix, sizeof(prefix), "scripts[%zu].", idx);
 		if (valid_object(s, entry_fields, nitems(entry_fields), prefix, err, errsz) != 0)
-			return -1;
-		if ((rc = add_entry(r, s, doc, idx, err, errsz)) != 0)
+			return SCRIPTS_REQ_INVALID;
+		if ((rc = add_entry(r, s, doc, idx, err, errsz)) != SCRIPTS_REQ_OK)
 			return rc;
 	}
-	return 0;
+	return SCRIPTS_REQ_OK;
 }
 
 void

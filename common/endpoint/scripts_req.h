@@ -9,6 +9,13 @@
 #include "base/limits.h"
 #include "store/store.h"
 
+/* What scripts_req_check() found; the endpoint maps it to a status. */
+enum scripts_req_err {
+	SCRIPTS_REQ_OK = 0,
+	SCRIPTS_REQ_INVALID,   /* the request breaks its declaration: 400, message in err */
+	SCRIPTS_REQ_NOMEM      /* out of memory: 500 */
+};
+
 struct scripts_report {
 	struct script_entry e[SCRIPTS_MAX];  /* one per distinct domain */
 	char *domains[SCRIPTS_MAX];          /* owned lower-case copies */
@@ -26,11 +33,11 @@ struct scripts_report {
  * the last src and blocked.  The category is the built-in tracker
  * database's, else the client's guess when it names a category of doc,
  * else NULL (the record keeps its previous one), CONTRACT 7.
- * Returns 0; -1 with the 400 message in err; -2 when out of memory.  The
- * report points into body; release it with scripts_req_free().
+ * The report points into body; release it with scripts_req_free(), whatever
+ * this returns.
  */
-int scripts_req_check(const cJSON *body, const char *query, const cJSON *doc,
-                      struct scripts_report *r, char *err, size_t errsz);
+enum scripts_req_err scripts_req_check(const cJSON *body, const char *query, const cJSON *doc,
+                                      struct scripts_report *r, char *err, size_t errsz);
 
 void scripts_req_free(struct scripts_report *r);
 

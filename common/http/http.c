@@ -154,14 +154,14 @@ decode(const char *s, size_t len, char *out, size_t outsz)
 	return 0;
 }
 
-int
+enum http_param
 http_query_param(const char *query, const char *name, char *out, size_t outsz)
 {
 	size_t nlen = strlen(name);
 	const char *p = query;
 
 	if (outsz == 0)
-		return -1;
+		return HTTP_PARAM_BAD;
 	while (*p != '\0') {
 		const char *amp = strchr(p, '&');
 		size_t plen = amp ? (size_t)(amp - p) : strlen(p);
@@ -171,13 +171,14 @@ http_query_param(const char *query, const char *name, char *out, size_t outsz)
 		if (klen == nlen && memcmp(p, name, nlen) == 0) {
 			if (eq == NULL) {
 				out[0] = '\0';
-				return 1;
+				return HTTP_PARAM_FOUND;
 			}
-			return decode(eq + 1, plen - klen - 1, out, outsz) == 0 ? 1 : -1;
+			return decode(eq + 1, plen - klen - 1, out, outsz) == 0 ? HTTP_PARAM_FOUND
+			    : HTTP_PARAM_BAD;
 		}
 		p += plen;
 		if (*p == '&')
 			p++;
 	}
-	return 0;
+	return HTTP_PARAM_ABSENT;
 }

@@ -41,14 +41,21 @@ enum http_err http_read_body(struct http_req *r);
  */
 void http_finish(struct http_req *r);
 
+/* What http_query_param() found. */
+enum http_param {
+	HTTP_PARAM_BAD = -1,   /* present, but too long for out, badly escaped, or
+	                        * decoding to a NUL or control byte */
+	HTTP_PARAM_ABSENT = 0,
+	HTTP_PARAM_FOUND = 1   /* its value written to out */
+};
+
 /*
  * Find parameter name in an application/x-www-form-urlencoded query string
- * and write its percent-decoded value ('+' is a space) to out.  The first
- * occurrence wins.  Returns 1 when found and written, 0 when absent, -1 when
- * the value is longer than outsz - 1 bytes, badly escaped, or decodes to a
- * NUL or control byte.
+ * and write its percent-decoded value ('+' is a space) to out, which holds
+ * outsz bytes.  The first occurrence wins.
  */
-int http_query_param(const char *query, const char *name, char *out, size_t outsz);
+enum http_param http_query_param(const char *query, const char *name, char *out,
+                                 size_t outsz);
 
 /* io_env (the request's params, then the environment), but values longer
  * than HEADER_MAX count as absent. */

@@ -8,7 +8,7 @@
 #include "base/limits.h"
 #include "unit.h"
 
-static int
+static enum http_param
 q(const char *query, const char *name, char *out, size_t outsz)
 {
 	return http_query_param(query, name, out, outsz);
@@ -72,28 +72,28 @@ main(void)
 	char out[16];
 	struct http_req r;
 
-	CHECK(q("site_key=abc", "site_key", out, sizeof(out)) == 1 && strcmp(out, "abc") == 0, "plain value");
-	CHECK(q("a=1&site_key=x%2Dy&b=2", "site_key", out, sizeof(out)) == 1 && strcmp(out, "x-y") == 0, "percent-decoded, among others");
-	CHECK(q("lang=de+AT", "lang", out, sizeof(out)) == 1 && strcmp(out, "de AT") == 0, "plus is a space");
-	CHECK(q("site_key=a&site_key=b", "site_key", out, sizeof(out)) == 1 && strcmp(out, "a") == 0, "first occurrence wins");
-	CHECK(q("site_keyx=a", "site_key", out, sizeof(out)) == 0, "longer name is not a match");
-	CHECK(q("xsite_key=a", "site_key", out, sizeof(out)) == 0, "name suffix is not a match");
-	CHECK(q("", "site_key", out, sizeof(out)) == 0, "empty query");
-	CHECK(q("&&&", "site_key", out, sizeof(out)) == 0, "only separators");
-	CHECK(q("site_key", "site_key", out, sizeof(out)) == 1 && out[0] == '\0', "name without = is empty");
-	CHECK(q("site_key=", "site_key", out, sizeof(out)) == 1 && out[0] == '\0', "empty value");
-	CHECK(q("site_key=%41%62", "site_key", out, sizeof(out)) == 1 && strcmp(out, "Ab") == 0, "hex either case");
-	CHECK(q("site_key=%", "site_key", out, sizeof(out)) == -1, "lone percent");
-	CHECK(q("site_key=%4", "site_key", out, sizeof(out)) == -1, "truncated escape");
-	CHECK(q("site_key=%zz", "site_key", out, sizeof(out)) == -1, "non-hex escape");
-	CHECK(q("site_key=a%00b", "site_key", out, sizeof(out)) == -1, "escaped NUL refused");
-	CHECK(q("site_key=a%0Ab", "site_key", out, sizeof(out)) == -1, "escaped LF refused");
-	CHECK(q("site_key=a%7Fb", "site_key", out, sizeof(out)) == -1, "escaped DEL refused");
-	CHECK(q("site_key=123456789012345", "site_key", out, sizeof(out)) == 1, "15 bytes fit in 16");
-	CHECK(q("site_key=1234567890123456", "site_key", out, sizeof(out)) == -1, "16 bytes do not fit in 16");
-	CHECK(q("site_key=%31%32%33%34%35%36%37%38%39%30%31%32%33%34%35%36", "site_key", out, sizeof(out)) == -1, "decoded length counts");
-	CHECK(q("site_key=abc", "site_key", out, 0) == -1, "zero-sized buffer");
-	CHECK(q("x=%&site_key=ok", "site_key", out, sizeof(out)) == 1 && strcmp(out, "ok") == 0, "a broken other parameter does not matter");
+	CHECK(q("site_key=abc", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND && strcmp(out, "abc") == HTTP_PARAM_ABSENT, "plain value");
+	CHECK(q("a=1&site_key=x%2Dy&b=2", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND && strcmp(out, "x-y") == HTTP_PARAM_ABSENT, "percent-decoded, among others");
+	CHECK(q("lang=de+AT", "lang", out, sizeof(out)) == HTTP_PARAM_FOUND && strcmp(out, "de AT") == HTTP_PARAM_ABSENT, "plus is a space");
+	CHECK(q("site_key=a&site_key=b", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND && strcmp(out, "a") == HTTP_PARAM_ABSENT, "first occurrence wins");
+	CHECK(q("site_keyx=a", "site_key", out, sizeof(out)) == HTTP_PARAM_ABSENT, "longer name is not a match");
+	CHECK(q("xsite_key=a", "site_key", out, sizeof(out)) == HTTP_PARAM_ABSENT, "name suffix is not a match");
+	CHECK(q("", "site_key", out, sizeof(out)) == HTTP_PARAM_ABSENT, "empty query");
+	CHECK(q("&&&", "site_key", out, sizeof(out)) == HTTP_PARAM_ABSENT, "only separators");
+	CHECK(q("site_key", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND && out[0] == '\0', "name without = is empty");
+	CHECK(q("site_key=", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND && out[0] == '\0', "empty value");
+	CHECK(q("site_key=%41%62", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND && strcmp(out, "Ab") == HTTP_PARAM_ABSENT, "hex either case");
+	CHECK(q("site_key=%", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "lone percent");
+	CHECK(q("site_key=%4", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "truncated escape");
+	CHECK(q("site_key=%zz", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "non-hex escape");
+	CHECK(q("site_key=a%00b", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "escaped NUL refused");
+	CHECK(q("site_key=a%0Ab", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "escaped LF refused");
+	CHECK(q("site_key=a%7Fb", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "escaped DEL refused");
+	CHECK(q("site_key=123456789012345", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND, "15 bytes fit in 16");
+	CHECK(q("site_key=1234567890123456", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "16 bytes do not fit in 16");
+	CHECK(q("site_key=%31%32%33%34%35%36%37%38%39%30%31%32%33%34%35%36", "site_key", out, sizeof(out)) == HTTP_PARAM_BAD, "decoded length counts");
+	CHECK(q("site_key=abc", "site_key", out, 0) == HTTP_PARAM_BAD, "zero-sized buffer");
+	CHECK(q("x=%&site_key=ok", "site_key", out, sizeof(out)) == HTTP_PARAM_FOUND && strcmp(out, "ok") == HTTP_PARAM_ABSENT, "a broken other parameter does not matter");
 
 	CHECK(read_body("5", "hello", &r) == HTTP_OK && r.body_len == 5 && strcmp(r.body, "hello") == 0, "body of CONTENT_LENGTH bytes");
 	free(r.body);

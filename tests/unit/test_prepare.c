@@ -151,7 +151,7 @@ publish(struct store *st, const char *key, const char *text, const struct store_
 	int rc = -1;
 
 	memset(&p, 0, sizeof(p));
-	if (doc != NULL && prepare_document(doc, &p) == 0 &&
+	if (doc != NULL && prepare_document(doc, &p) == PREPARE_OK &&
 	    store_config_publish(st, key, text, rows ? rows : &p.rows, &version) == STORE_OK)
 		rc = 0;
 	prepare_free(&p);

@@ -1,0 +1,134 @@
+/* ctl_seal.c: consentctl consent seal and consent head: sealing the consent log, and the seals an operator records. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "proof/chain.h"
+
+/* ---- seal ---- */
+
+/* store_seal_fn: the tree over the leaves, and the seal's hash. */
+static int
+make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
+          struct store_seal *s)
+{
+	const char **d = malloc(n * sizeof(*d));
+	struct proof_seal ps;
+	int rc;
+
+	(void)arg;
+	if (d == NULL)
+		return ctl_say(-1, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		d[i] = l[i].digest;
+	memset(&ps, 0, sizeof(ps));
+	ps.seq = s->seq;
+	memcpy(ps.sealed_at, s->sealed_at, sizeof(ps.sealed_at));
+	memcpy(ps.prev, s->prev, 65);
+	if ((rc = chain_seal(key, d, n, &ps, s->hash)) == 0) {
+		memcpy(s->root, ps.root, 65);
+		s->tree_size = ps.tree_size;
+	}
+	free(d);
+	return rc;
+}
+
+int
+ctl_seal_site(struct ctl *c, const char *key)
+{
+	int64_t sealed, sealed_any = 0;
+	int rc, tries = 0;
+
+	do {
+		/* The first seal looks back SEAL_SLACK_SECONDS before the last
+		 * one's last entry (entries committed late); the next ones of
+		 * this run go on where the one before ended. */
+		rc = store_seal(c->st, key, SEAL_ENTRIES_MAX, sealed_any == 0 ?
+		    SEAL_SLACK_SECONDS : 0, make_seal, NULL, &sealed);
+		sealed_any += rc == STORE_OK ? sealed : 0;
+		if (rc == STORE_EXISTS && ++tries < 5)   /* another sealer went first */
+			continue;
+		if (rc != STORE_OK)
+			return rc == STORE_EXISTS
+			    ? ctl_say(EXIT_FAIL, "seal of %s: another seal ran at the same time; "
+			        "run it again", key)
+			    : ctl_store_failed(rc, key);
+		/* A full seal may have left more; a partial one took all there
+		 * were, and entries arriving meanwhile wait for the next run (else
+		 * a steady stream of consents would keep this loop going). */
+	} while (rc == STORE_EXISTS || sealed == SEAL_ENTRIES_MAX);
+	return EXIT_OK;
+}
+
+int
+ctl_seal_each(const char *key, int64_t days, void *arg)
+{
+	(void)days;
+	return ctl_seal_site(arg, key) == EXIT_OK ? 0 : STORE_ERROR;
+}
+
+int
+cmd_consent_seal(struct ctl *c)
+{
+	if (c->noperands == 1 && ctl_check_key(c->operands[0]) != 0)
+		return EXIT_USAGE;
+	if (ctl_store(c) == NULL)
+		return EXIT_FAIL;
+	if (c->noperands == 1)
+		return ctl_seal_site(c, c->operands[0]);
+	return store_site_keys(c->st, ctl_seal_each, c) == STORE_OK ? EXIT_OK : EXIT_FAIL;
+}
+
+/* ---- head ---- */
+
+/* A seal row as the line an operator records: the site key first. */
+static int
+print_seal(const char *key, const cJSON *seal)
+{
+	cJSON *line = cJSON_CreateObject();
+	const cJSON *v;
+	char *t = NULL;
+
+	if (line != NULL && cJSON_AddStringToObject(line, "site_key", key) != NULL) {
+		cJSON_ArrayForEach(v, seal)
+			cJSON_AddItemToObject(line, v->string, cJSON_Duplicate(v, 1));
+		t = cJSON_PrintUnformatted(line);
+	}
+	cJSON_Delete(line);
+	if (t == NULL)
+		return ctl_say(EXIT_FAIL, "out of memory");
+	puts(t);
+	free(t);
+	return EXIT_OK;
+}
+
+int
+cmd_consent_head(struct ctl *c)
+{
+	const char *key = c->operands[0];
+	cJSON *seals = NULL;
+	const cJSON *s;
+	int rc;
+
+	if (ctl_check_key(key) != 0)
+		return EXIT_USAGE;
+	if (ctl_store(c) == NULL)
+		return EXIT_FAIL;
+	if ((seals = cJSON_CreateArray()) == NULL)
+		return ctl_say(EXIT_FAIL, "out of memory");
+	if ((rc = store_seals(c->st, key, ctl_collect, seals)) != STORE_OK) {
+		rc = ctl_store_failed(rc, key);
+	} else if (cJSON_GetArraySize(seals) == 0) {
+		rc = ctl_say(EXIT_FAIL, "%s has no seal yet (consentctl consent seal %s)", key, key);
+	} else if (c->given & OPT_ALL) {
+		rc = EXIT_OK;
+		cJSON_ArrayForEach(s, seals)
+			if (rc == EXIT_OK)
+				rc = print_seal(key, s);
+	} else {
+		rc = print_seal(key, cJSON_GetArrayItem(seals, cJSON_GetArraySize(seals) - 1));
+	}
+	cJSON_Delete(seals);
+	return rc;
+}
