@@ -1,4 +1,4 @@
-/* password.c: the password policy and Argon2id in the PHC string form (libargon2, ADMIN.md 2). */
+/* password.c: the password policy (common passwords: zxcvbn's list from Debian's python3-zxcvbn, tools/gen-passwords.sh) and Argon2id PHC strings (libargon2). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
