@@ -176,6 +176,13 @@ test_older(void)
 	CHECK(password_verify(enc, pw) == PASSWORD_OK, "verified at its own parameters");
 	CHECK(password_verify(enc, "an older password herE") == PASSWORD_MISMATCH, "wrong password: mismatch");
 	CHECK(password_needs_rehash(enc) == 1, "m and t below the current: needs a rehash");
+	CHECK(argon2id_hash_encoded(2, 8192, 1, pw, strlen(pw), salt, sizeof(salt), 32, enc, sizeof(enc))
+	    == ARGON2_OK && password_needs_rehash(enc) == 1, "m alone below the current: needs a rehash");
+	CHECK(argon2id_hash_encoded(1, 19456, 1, pw, strlen(pw), salt, sizeof(salt), 32, enc, sizeof(enc))
+	    == ARGON2_OK && password_needs_rehash(enc) == 1, "t alone below the current: needs a rehash");
+	CHECK(argon2id_hash_encoded(2, 19456, 1, pw, strlen(pw), salt, sizeof(salt), 16, enc, sizeof(enc))
+	    == ARGON2_OK && password_needs_rehash(enc) == 1 && password_verify(enc, pw) == PASSWORD_OK,
+	    "a 16-byte hash: verified, needs a rehash");
 	CHECK(argon2id_hash_encoded(2, 19456, 1, pw, strlen(pw), salt, sizeof(salt), 32, enc, sizeof(enc))
 	    == ARGON2_OK && password_needs_rehash(enc) == 0, "the current parameters: no rehash");
 	CHECK(argon2id_hash_encoded(3, 65536, 1, pw, strlen(pw), salt, sizeof(salt), 32, enc, sizeof(enc))
