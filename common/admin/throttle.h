@@ -38,9 +38,10 @@ enum throttle_verdict {
 long throttle_delay(unsigned count);
 
 /*
- * Whether to evaluate a sign-in attempt now, given the failures of the
- * account named (zeros for a name that is no account: it is throttled all
- * the same) and of the client's address.  THROTTLE_WAIT while either is
+ * Whether to evaluate a sign-in attempt now, given the failures recorded
+ * for the user name as typed (an account's or not: a 429 then tells
+ * nothing of which names exist) and for the client's address (NULL: none
+ * counted).  THROTTLE_WAIT while either is
  * within its delay after its latest failure, or the account has
  * THROTTLE_ACCOUNT_MAX failures in the window; *retry_after is then the
  * seconds until both allow a try (1 to THROTTLE_WINDOW).  A wait refuses
