@@ -134,8 +134,12 @@ endif
 endif
 CPPFLAGS += -DSANDBOX_UNIX_SOCKETS
 endif
-# consentctl: both stores, linked shared (libpq).
-CTL_LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lfcgi $(PQ_LIBS) -lm
+# consentctl: both stores, linked shared (libpq).  Argon2 (libargon2-dev,
+# the dashboard's password hashes, common/admin/password.c) only for the
+# programs of the admin layer: consentctl and the unit test of password.c,
+# never an endpoint.
+ARGON2_LIBS = -largon2
+CTL_LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lfcgi $(PQ_LIBS) $(ARGON2_LIBS) -lm
 ifeq ($(HASH_EVP),1)
 CPPFLAGS += -DHASH_EVP
 endif
@@ -156,7 +160,7 @@ PG_SRC     := $(sort $(wildcard common/store/pg/*.c))
 PG_OBJ     := $(PG_SRC:common/%.c=$(B)/obj/common/%.o) $(B)/obj/gen/schema_pg_data.o
 COMMON_SRC := $(filter-out $(PG_SRC),$(sort $(foreach d,$(LAYER_DIRS),$(wildcard $(d)/*.c))))
 GEN_SRC    := $(B)/gen/defaults_data.c $(B)/gen/defaults_hash.c $(B)/gen/schema_data.c \
-              $(B)/gen/trackers_data.c
+              $(B)/gen/trackers_data.c $(B)/gen/password_list.c
 COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o) \
               $(if $(filter postgres,$(STORE)),$(PG_OBJ))
 LIB        := $(B)/obj/libcommon.a
@@ -288,6 +292,14 @@ $(B)/gen/trackers_data.c: common/input/trackers.tsv tools/gen-trackers.sh
 	@mkdir -p $(@D)
 	sh tools/gen-trackers.sh common/input/trackers.tsv > $@.tmp && mv $@.tmp $@
 
+# The common passwords the dashboard refuses, from Debian's python3-zxcvbn
+# (tools/gen-passwords.sh says which and why), regenerated when the
+# package's list changes.
+ZXCVBN_LIST := $(wildcard /usr/lib/python3/dist-packages/zxcvbn/frequency_lists.py)
+$(B)/gen/password_list.c: tools/gen-passwords.sh $(ZXCVBN_LIST)
+	@mkdir -p $(@D)
+	sh tools/gen-passwords.sh > $@.tmp && mv $@.tmp $@
+
 $(LIB): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^
@@ -310,7 +322,8 @@ $(CTL): $(CTL_OBJ) $(CTL_STORE) $(B)/obj/gen/report_data.o $(LIB)
 
 $(B)/tests/unit/%: tests/unit/%.c $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
-	$(CC) $(CPPFLAGS) $(STORE_FLAG) -iquote tests/unit $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(CPPFLAGS) $(STORE_FLAG) -iquote tests/unit $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) \
+	    $(if $(filter test_password,$*),$(ARGON2_LIBS)) $(LIBS)
 
 $(FCGI_CLIENT): tests/fcgi-client.c $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)

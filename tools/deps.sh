@@ -12,11 +12,14 @@
 # the FastCGI mode, its tests and its Apache config; spawn-fcgi and
 # multiwatch: the process pools of the mod_proxy_fcgi config.  postgresql,
 # libpq-dev and pgbouncer: the PostgreSQL store, and its tests' own cluster
-# behind the shipped pgbouncer config (tests/pg.sh).
+# behind the shipped pgbouncer config (tests/pg.sh).  libargon2-dev and
+# python3-zxcvbn: the dashboard's password hashes and the common passwords
+# it refuses (tools/gen-passwords.sh builds the list from the package's).
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
+  libargon2-dev python3-zxcvbn
   libfcgi-dev libfcgi-bin libapache2-mod-fcgid spawn-fcgi multiwatch
   postgresql libpq-dev pgbouncer
   tcl patch xz-utils
