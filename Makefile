@@ -49,8 +49,8 @@ DEPDIR     = $(B)/obj/dep
 DEPFLAGS   = -MMD -MP -MF $(DEPDIR)/$(subst /,-,$(patsubst $(B)/%,%,$@)).d
 
 # STORE picks the endpoints' store: sqlite (the default: one file, the
-# embedded SQLite) or postgres (libpq, for many web hosts: README "Many web
-# hosts, one PostgreSQL").  Each endpoint links one store and its library;
+# embedded SQLite) or postgres (libpq, for many web hosts: docs/postgres.md).
+# Each endpoint links one store and its library;
 # consentctl always holds both (obj/consentctl/store_both.o), so that one
 # consentctl creates either kind of database and migrates from one to the
 # other.  consentctl links shared (libpq, glibc); the endpoints of

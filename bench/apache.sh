@@ -5,7 +5,7 @@
 # interleaved rounds, medians, ratios to that floor.  One server, two ports:
 #   fcgid  apache/consent-fcgid.conf: mod_fcgid starts the processes and
 #          hands each one request at a time, so a writer's group commit
-#          (README "FastCGI mode") is always one request;
+#          (docs/deploy.md "FastCGI mode") is always one request;
 #   proxy  apache/consent-proxy-fcgi.conf: mod_proxy_fcgi to pools started
 #          by apache/consent-fcgi@.service's command line (spawn-fcgi,
 #          multiwatch), each endpoint's processes on one shared socket.

@@ -53,7 +53,7 @@ record(struct store *st, const struct site *site, const cJSON *body)
 	e.created_at = now;
 	e.config_sha256 = site->config_sha256[0] ? site->config_sha256 : NULL;
 	e.builtin_sha256 = defaults_hash();
-	/* The entry's own digest (README "The proof of the consent log"):
+	/* The entry's own digest (docs/proof.md, consent-log(5)):
 	 * nothing of the log is read, so writers never wait for one another. */
 	if (proof_entry_digest(site->key, &e, digest) != 0) {
 		cJSON_free(cats);

@@ -7,8 +7,7 @@
 #include "ctl.h"
 
 /*
- * The move from one host to many (README "Many web hosts, one
- * PostgreSQL"): every row of the database --from names, read as one
+ * The move from one host to many (docs/postgres.md): every row of the database --from names, read as one
  * snapshot, is written into the database --to names, a new one that
  * consentctl init made (the schema, and the built-in texts it records),
  * in one transaction, part by part in the store's order (store.h); then

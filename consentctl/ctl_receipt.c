@@ -19,9 +19,9 @@ member_copy(const cJSON *obj, const char *name)
 }
 
 /*
- * The built-in document in force for the entry (README "The built-in texts
- * of an entry"): that of its builtin_sha256 as recorded, checked against
- * it; the compiled one, with a note, for an entry that records none (stored
+ * The built-in document in force for the entry (docs/proof.md "The
+ * built-in texts of an entry"): that of its builtin_sha256 as recorded,
+ * checked against it; the compiled one, with a note, for an entry that records none (stored
  * before schema version 4).  *builtin NULL with a note and 0: the entry
  * names built-in texts that were never recorded, nothing is shown.  0, or
  * -1 (reported).

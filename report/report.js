@@ -1,5 +1,5 @@
 // report.js: the page of `consentctl report`: reads the figures (the JSON
-// in #report-data, README "consentctl report" gives its shape) and shows
+// in #report-data, docs/consentctl.md "The report" gives its shape) and shows
 // each as a uPlot chart beside a table of the same numbers.  Every text,
 // the site's name and the recorded domains included, reaches the page
 // through text nodes only: nothing of the data is ever parsed as HTML.

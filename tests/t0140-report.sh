@@ -1,5 +1,5 @@
 #!/bin/bash
-# t0140-report.sh: consentctl report (README "consentctl report"): a log
+# t0140-report.sh: consentctl report (docs/consentctl.md "The report"): a log
 # with known proportions (tests/fixtures/report-log.sql) gives exactly those
 # figures with --json, by either walk of the store; the HTML page holds the
 # same JSON, escaped so that no text of the data ends its <script>; dates,

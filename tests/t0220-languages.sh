@@ -1,7 +1,7 @@
 #!/bin/bash
 # t0220-languages.sh: the built-in texts through GET config: every language
 # of common/config/i18n answers a complete banner in it, regional variants resolve
-# as the README's "Languages" says (CONTRACT 5.3), and resolvedDirection
+# as docs/sdk.md "Languages" says (CONTRACT 5.3), and resolvedDirection
 # (an addition to spec 4.1) says which are written right to left.
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
@@ -44,7 +44,7 @@ Q="lang=de&region=default" get
 expect_json '.resolvedContent.acceptAllText' "$(jq '.banner.acceptAllText' "$TOP/common/config/i18n/de.json")" \
     "region default (opt_in): the banner's own acceptAllText"
 
-# --- regional variants (README "Languages") ------------------------------------
+# --- regional variants (docs/sdk.md "Languages") ------------------------------------
 Q="lang=pt-BR" get;  lang_is '["pt-BR","ltr"]' "lang=pt-BR: Brazilian Portuguese"
 Q="lang=pt-PT" get;  lang_is '["pt","ltr"]' "lang=pt-PT: European Portuguese (primary subtag)"
 get HTTP_ACCEPT_LANGUAGE=pt-BR,pt\;q=0.9,en\;q=0.8

@@ -5,7 +5,7 @@
 # generated in bulk with SQL in a version-3 database, which `consentctl
 # init` upgrades (digests and seals for a million entries: the upgrade at
 # scale too).  PURGE_ROWS changes the size.  About 40 s on the 2-vCPU
-# machine of README Performance.  The version-3 database is a SQLite file
+# machine of docs/performance.md.  The version-3 database is a SQLite file
 # on both stores; on PostgreSQL its upgraded rows are then copied into the
 # test database, where the purge and the requests run.
 . "$(dirname "$0")/setup.sh"

@@ -196,7 +196,7 @@ else
 fi
 
 # --- read-only database: file and folder -----------------------------------------------
-# The CGI user owns the folder (README: chown -R www-data); root, who ignores
+# The CGI user owns the folder (docs/deploy.md: chown -R www-data); root, who ignores
 # modes, acts as nobody through setpriv.
 ro_ok=1
 if [ "$as_root" = 1 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """verify-export.py: check a consent log export against its seals, without consentctl.
 
-An independent implementation of README "The proof of the consent log",
+An independent implementation of docs/proof.md, consent-log(5),
 standard library only:
 
   consentctl consent export KEY > entries.jsonl

@@ -28,7 +28,7 @@ int report_period(const char *since, const char *until, const char *today,
                   struct report_period *p, char *err, size_t errsz);
 
 /*
- * The report document (README "consentctl report" gives its shape) from
+ * The report document (docs/consentctl.md "The report" gives its shape) from
  * the store's figures (store_report(), consumed whatever happens), the
  * site, the cap in force for a free site, the config whose scriptRules
  * decide which script domains a rule covers (the published document, else

@@ -76,7 +76,8 @@ void prepare_site_free(struct served *sv);
  * the document resolved now.  The two are byte for byte the same.  With
  * nothing published, the built-in document holding the texts of the
  * language picked and of English, the only ones parsed, resolved now; its
- * config.content.translations holds those two (README: the built-in texts).  New object (it may reference sv: delete it before
+ * config.content.translations holds those two (docs/proof.md: the built-in
+ * texts).  New object (it may reference sv: delete it before
  * prepare_site_free()), or NULL on failure (reported).
  */
 cJSON *prepare_answer(struct store *st, const struct site *site, struct served *sv,

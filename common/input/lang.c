@@ -103,7 +103,7 @@ key_primary_equal(const char *key, const char *s, size_t len)
 }
 
 /*
- * Regional variants that the primary subtag alone gets wrong (README,
+ * Regional variants that the primary subtag alone gets wrong (docs/sdk.md,
  * "Languages"): a candidate under one of the tags of `from` (equal to it,
  * or starting with it and "-", without regard to case: zh-Hant-HK is under
  * zh-Hant) tries the keys of `to` in order.  Only the first rule a

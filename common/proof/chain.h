@@ -4,7 +4,7 @@
 
 /*
  * A sealed log (the consent log; any other log sealed the same way) is a
- * chain of seals (proof.h, README "The proof of the consent log"): seal n
+ * chain of seals (proof.h, docs/proof.md, consent-log(5)): seal n
  * has seq n, tree_size the number of its leaves, root the tree over their
  * digests (proof_tree_root), prev the hash of seal n - 1 (proof_no_seal for
  * the first), and hash that of its fields (proof_seal_hash).  Nothing here

@@ -4,7 +4,7 @@
 
 /*
  * Everything a third party needs to check the log is defined here and in
- * README "The proof of the consent log", and nothing here reads the store:
+ * docs/proof.md, consent-log(5), and nothing here reads the store:
  * the consent endpoint digests an entry before it is stored, consentctl
  * builds trees and seals from what the store hands out.
  *

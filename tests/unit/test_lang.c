@@ -208,7 +208,7 @@ pick_in(const char *const *keys, size_t n, const char *lang, const char *accept)
 
 #define BUILTIN(lang) pick_in(builtin, nitems(builtin), (lang), NULL)
 
-/* README "Languages": CONTRACT 5.3 and the regional variant rules of lang.c. */
+/* docs/sdk.md "Languages": CONTRACT 5.3 and the regional variant rules of lang.c. */
 static void
 test_variants(void)
 {

@@ -100,7 +100,7 @@ main(void)
 	    "the proof of leaf 4 of 5 is the root of the first four");
 	free(path);
 
-	/* Entry digests: the canonical encoding of README, by hand. */
+	/* Entry digests: the canonical encoding of consent-log(5), by hand. */
 	{
 		struct consent_entry e;
 		cJSON *row;
