@@ -12,7 +12,7 @@
 -- the log: consent_log.digest, seal_id and builtin_sha256, configs.sha256,
 -- sites.retention_days, consent_seals, consent_pruned, consent_erasures,
 -- builtin_texts
--- (README "The proof of the consent log").
+-- (docs/proof.md, consent-log(5)).
 -- journal_mode=WAL is set by consentctl (it is persistent in the file).
 --
 -- Times are UTC ISO 8601 with milliseconds ("2026-11-22T10:00:00.123Z"),
@@ -131,8 +131,7 @@ CREATE INDEX IF NOT EXISTS consent_log_sealed ON consent_log (seal_id, created_a
 	WHERE seal_id IS NOT NULL;
 
 -- Seals: per site, a Merkle tree head over the entries sealed with it,
--- chained to the site's previous seal (README "The proof of the consent
--- log").  Written only by `consentctl consent seal`.
+-- chained to the site's previous seal (docs/proof.md, consent-log(5)).  Written only by `consentctl consent seal`.
 CREATE TABLE IF NOT EXISTS consent_seals (
 	id          INTEGER PRIMARY KEY,
 	site_id     INTEGER NOT NULL REFERENCES sites(id),
@@ -148,7 +147,7 @@ CREATE TABLE IF NOT EXISTS consent_seals (
 
 -- The built-in texts of every build that ran `consentctl init` or
 -- `consentctl config publish` on this database: pieces are exactly the
--- bytes whose SHA-256 is sha256 (README "The built-in texts of an entry"),
+-- bytes whose SHA-256 is sha256 (docs/proof.md "The built-in texts of an entry"),
 -- so a receipt shows an entry the built-in texts of its builtin_sha256.
 -- Written INSERT OR IGNORE by consentctl only, never by a request.
 CREATE TABLE IF NOT EXISTS builtin_texts (
