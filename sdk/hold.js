@@ -27,7 +27,7 @@ const BLOCKED_TYPE = 'javascript/blocked';
 const held = [];            // scripts held, in the order they were seen
 const origType = new WeakMap();
 const done = new WeakSet(); // released or passed: never looked at again
-const seen = new Map();     // host -> {src, category, blocked}, for report.js
+const seen = new Map();     // host -> {src, category, blocked}, for inventory.js
 let rules = null;           // null: no rule known yet (a first visit)
 let allowed = () => false;
 let passHosts = [];
