@@ -47,7 +47,7 @@ function rebuild(name, raw, held) {
 // The markup `html` with the start tags holding calls for rebuilt; `html`
 // itself (the same string) when there are none.
 export function rewrite(html, held) {
-  let out = '', at = 0, m;
+  let out = '', at = 0, m, lower;
   TAG.lastIndex = 0;
   while ((m = TAG.exec(html))) {
     const name = m[1] && m[1].toLowerCase();
@@ -58,7 +58,7 @@ export function rewrite(html, held) {
       if (tag) { out += html.slice(at, m.index) + tag; at = end; }
     }
     if (name !== 'img') {
-      const close = html.toLowerCase().indexOf('</' + name, end);
+      const close = (lower ??= html.toLowerCase()).indexOf('</' + name, end);
       TAG.lastIndex = close < 0 ? html.length : close;
     }
   }

@@ -8,7 +8,7 @@
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from './harness.mjs';
-import { startTracker, ran, counts } from './tracker.mjs';
+import { startTracker, ran, counts, waitRan } from './tracker.mjs';
 
 const GTM = 'www.googletagmanager.com';
 let srv, browser, tr;
@@ -57,11 +57,6 @@ const dataLayer = (page) => page.evaluate(() => (window.dataLayer || []).map((e)
 const isCmd = (kind) => (e) => Array.isArray(e) && e[0] === 'consent' && e[1] === kind;
 const isTag = (name) => (e) => Array.isArray(e) && e[0] === 'tag-ran' && e[1] === name;
 
-async function waitRan(page, names, ms = 5000) {
-	try {
-		await page.waitForFunction((ns) => ns.every((x) => (window.ran || []).includes(x)), names, { timeout: ms });
-	} catch { /* the assertions say what is missing */ }
-}
 
 test('strict by default: gtag.js and the container neither run nor send before a decision, after "Reject all", after the reload, nor with analytics alone', async () => {
 	srv.publish(config());

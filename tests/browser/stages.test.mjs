@@ -11,7 +11,7 @@
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from './harness.mjs';
-import { startTracker, ran, counts } from './tracker.mjs';
+import { startTracker, ran, counts, waitRan } from './tracker.mjs';
 
 const HOSTS = {
 	fb: 'www.facebook.com', li: 'px.ads.linkedin.com', bing: 'bat.bing.com', hj: 'script.hotjar.com',
@@ -61,11 +61,6 @@ Consent.ready.then(function () { stage(${JSON.stringify(urls(1))}); });
 const hitsOf = (names) => Object.fromEntries(names.map((x) => [x, tr.hits(x)]));
 const fill = (names, v) => Object.fromEntries(names.map((x) => [x, v]));
 
-async function waitRan(pg, names, ms = 5000) {
-	try {
-		await pg.waitForFunction((ns) => ns.every((x) => (window.ran || []).includes(x)), names, { timeout: ms });
-	} catch { /* the assertions say what is missing */ }
-}
 
 test('later stages: nothing requested or run before a decision, after "Reject all" or after the reload', async () => {
 	const s = page();

@@ -131,6 +131,14 @@ export async function startTracker({ tls = false } = {}) {
 // they ran), [] when nothing ran.
 export const ran = (page) => page.evaluate(() => (window.ran || []).slice());
 
+// Wait until every tracker script of NAMES has run (at most MS ms); the
+// caller's assertions say what is missing.
+export async function waitRan(page, names, ms = 5000) {
+	try {
+		await page.waitForFunction((ns) => ns.every((x) => (window.ran || []).includes(x)), names, { timeout: ms });
+	} catch { /* the assertions say what is missing */ }
+}
+
 // Count of each name in a list.
 export function counts(list) {
 	const c = {};

@@ -7,7 +7,7 @@
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from './harness.mjs';
-import { startTracker, ran, counts, withRules } from './tracker.mjs';
+import { startTracker, ran, counts, withRules, waitRan } from './tracker.mjs';
 
 const GA = 'www.google-analytics.com';
 const FB = 'connect.facebook.net';
@@ -25,8 +25,9 @@ const QUIET = 400;
 // A page's written tags, named PREFIX-*: ga.js by the classic snippet
 // (synchronous, document.write of an unescape()d string), an async
 // connect.facebook.net script and an iframe (ads.test, marketing) and an
-// image (tracker.test, analytics) by writeln, and a free.test script with
-// a paragraph, which no rule matches.
+// image (tracker.test, analytics) by writeln, and a free.test script, a
+// paragraph and an image, which no rule matches (on a first visit they too
+// wait for the config).
 function written() {
 	const p = `w${++seq}`;
 	const n = { ga: `${p}-ga`, fb: `${p}-fb`, frame: `${p}-frame`, img: `${p}-img`, free: `${p}-free` };
@@ -41,7 +42,7 @@ try { window.gaBefore = (window.ran || []).indexOf(${JSON.stringify(n.ga)}) >= 0
 <script>
 document.write('<script async src="${tr.js(FB, n.fb, 'tag=1')}"><\\/script>');
 document.writeln('<iframe id="${n.frame}" src="${tr.frame('ads.test', n.frame)}"></iframe><img id="${n.img}" alt="" src="${tr.px('tracker.test', n.img)}">');
-document.write('<script src="${tr.js('free.test', n.free)}"><\\/script><p id="${n.free}">written as given</p>');
+document.write('<script src="${tr.js('free.test', n.free)}"><\\/script><p id="${n.free}">written as given</p><img id="${n.free}-img" alt="" src="${tr.px('free.test', `${n.free}-img`)}">');
 </script>`;
 	return { n, html, tags: [n.ga, n.fb] };
 }
@@ -57,11 +58,6 @@ const none = (n) => Object.fromEntries(Object.keys(hits(n)).map((k) => [k, 0]));
 const once = (n) => Object.fromEntries(Object.keys(hits(n)).map((k) => [k, 1]));
 const cookies = async (page) => (await page.context().cookies()).map((c) => c.name).filter((x) => /^w\d+-/.test(x)).sort();
 
-async function waitRan(page, names, ms = 5000) {
-	try {
-		await page.waitForFunction((ns) => ns.every((x) => (window.ran || []).includes(x)), names, { timeout: ms });
-	} catch { /* the assertions say what is missing */ }
-}
 
 test('before a decision, after "Reject all" and after the reload: no written tag runs, is requested or sets a cookie; markup no rule holds is written as given', async () => {
 	const w = written();
@@ -72,6 +68,8 @@ test('before a decision, after "Reject all" and after the reload: no written tag
 	await h.sleep(QUIET);
 	assert.deepEqual(await ran(page), [w.n.free], 'only the written script no rule matches ran, after the config');
 	assert.equal(await page.locator(`#${w.n.free}`).textContent(), 'written as given');
+	assert.equal(tr.hits(`${w.n.free}-img`), 1, 'a written image no rule holds is loaded once the config has come');
+	assert.equal(await page.locator(`#${w.n.free}-img`).getAttribute('src'), tr.px('free.test', `${w.n.free}-img`));
 	assert.deepEqual(hits(w.n), none(w.n), 'nothing of the tags was requested before a decision');
 	assert.deepEqual(await cookies(page), []);
 	const held = await page.evaluate((n) => [n.frame, n.img].map((id) => {
