@@ -18,7 +18,7 @@ export const WRITTEN_TYPE = 'javascript/held;';
 // A held written iframe's or image's mark.
 export const HELD_MARK = 'data-consent-held';
 
-const TAG = /<!--[\s\S]*?(?:-->|$)|<(script|iframe|img|style|textarea|title|noscript|xmp)\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
+const TAG = /<!--[\s\S]*?(?:-->|$)|<(script|iframe|img|style|textarea|title|noscript|xmp)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
 const ATTR = /([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?/g;
 
 // Whether a script of type `t` (null: no type attribute) is JavaScript.

@@ -33,12 +33,13 @@ test('rewrite: held iframes and images keep their src aside, marked', () => {
     `<iframe width=300 ${HELD_MARK} data-src='https://www.facebook.com/plugin'></iframe>`);
 });
 
-test('rewrite: comments and raw text are not markup', () => {
+test('rewrite: comments, raw text and other elements are left alone', () => {
   for (const html of ['<!-- <script src="https://connect.facebook.net/x.js"></script> -->',
     '<script>document.write("<img src=https://www.facebook.com/tr>")</script>',
     '<textarea><script src="https://connect.facebook.net/x.js"></script></textarea>',
     '<style>/* <img src="https://www.facebook.com/tr"> */</style>',
-    '<!-- unterminated <script src="https://connect.facebook.net/x.js">']) {
+    '<!-- unterminated <script src="https://connect.facebook.net/x.js">',
+    '<script-loader src="https://connect.facebook.net/x.js"></script-loader><imgx src="https://www.facebook.com/tr">']) {
     assert.equal(rewrite(html, held), html, html);
   }
   const after = '<title>t</title><script src="https://connect.facebook.net/x.js"></script>';
