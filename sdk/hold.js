@@ -112,6 +112,7 @@ function patchSetter(proto, prop, check) {
   });
 }
 
+// Mutation records: look at every node they add.
 function changed(list) {
   for (const m of list) for (const n of m.addedNodes) checkTree(n);
 }
