@@ -11,6 +11,11 @@
 //   insertion method (appendChild, insertBefore, replaceChild, append,
 //   prepend, before, after, replaceWith, insertAdjacentElement) check the
 //   script before it is connected: a disconnected script fetches nothing.
+// - Markup written by document.write and writeln: the start tags of the
+//   scripts, iframes and images holding calls for (as for a script) are
+//   rebuilt before the markup reaches the parser (write.js); the scripts
+//   come back to checkScript marked WRITTEN_TYPE and are held like the
+//   others, the iframes and images wait in release() like marked ones.
 // - Requests made by code (fetch, XMLHttpRequest, sendBeacon, an image's
 //   src) to a host a rule of a non-allowed category matches fail at once,
 //   and are never replayed.
@@ -22,12 +27,13 @@
 // it run in the order the page gave them.
 
 import { ruleFor } from './state.js';
+import { rewrite, isJs, WRITTEN_TYPE, HELD_MARK } from './write.js';
 
 const BLOCKED_TYPE = 'javascript/blocked';
 const held = [];            // scripts held, in the order they were seen
 const origType = new WeakMap();
 const done = new WeakSet(); // released or passed: never looked at again
-const seen = new Map();     // host -> {src, category, blocked}, for report.js
+const seen = new Map();     // host -> {src, category, blocked}, for inventory.js
 let rules = null;           // null: no rule known yet (a first visit)
 let allowed = () => false;
 let passHosts = [];
@@ -53,7 +59,7 @@ function scriptVerdict(url) {
 }
 
 // Whether a request by code to `url` is stopped: only by a known rule.
-export function requestBlocked(url) {
+function requestBlocked(url) {
   const host = hostOf(url);
   const r = host && rules && ruleFor(rules, host);
   return !!r && !allowed(r.category);
@@ -64,17 +70,19 @@ function note(host, src, cat, blocked) {
   seen.set(host, { src, category: cat, blocked });
 }
 
-const isJs = (t) => !t || /^(text|application)\/(x-)?(java|ecma)script$|^module$/i.test(t.trim());
-
 // Look at a script before it can run: hold it when its src calls for it.
+// One that write.js rewrote is held already: it is recorded with the type
+// it had.
 function checkScript(s, url) {
   if (done.has(s) || s.type === BLOCKED_TYPE) return;
   const src = url === undefined ? s.getAttribute('src') : url;
-  if (!src || !isJs(s.getAttribute('type'))) return;
+  const type = s.getAttribute('type');
+  const written = !!type && type.startsWith(WRITTEN_TYPE);
+  if (!src || !(written || isJs(type))) return;
   const v = scriptVerdict(src);
-  note(v.host, String(src), v.cat, v.hold);
-  if (!v.hold) return;
-  origType.set(s, s.getAttribute('type'));
+  note(v.host, String(src), v.cat, v.hold || written);
+  if (!v.hold && !written) return;
+  origType.set(s, written ? type.slice(WRITTEN_TYPE.length) || null : type);
   s.type = BLOCKED_TYPE;
   held.push(s);
 }
@@ -102,6 +110,11 @@ function patchSetter(proto, prop, check) {
     ...d,
     set(v) { if (check(this, v)) d.set.call(this, v); },
   });
+}
+
+// Mutation records: look at every node they add.
+function changed(list) {
+  for (const m of list) for (const n of m.addedNodes) checkTree(n);
 }
 
 function install() {
@@ -150,9 +163,24 @@ function install() {
     navigator.sendBeacon = (url, data) => (requestBlocked(String(url)) ? false : b(url, data));
   }
 
-  observer = new MutationObserver((list) => {
-    for (const m of list) for (const n of m.addedNodes) checkTree(n);
-  });
+  for (const n of ['write', 'writeln']) {
+    const f = Document.prototype[n];
+    // Markup that needs no change is passed as given (a TrustedHTML stays
+    // one); rewritten markup is a string, which a page enforcing Trusted
+    // Types refuses: then nothing of it is written, nothing runs.
+    Document.prototype[n] = function (...args) {
+      const html = args.join('');
+      const out = rewrite(html, (url) => scriptVerdict(url).hold);
+      if (out === html) return f.apply(this, args);
+      f.call(this, out);
+      // The written scripts are in the document now: held before anything
+      // can release them.
+      changed(observer.takeRecords());
+      return undefined;
+    };
+  }
+
+  observer = new MutationObserver(changed);
   observer.observe(document.documentElement, { childList: true, subtree: true });
 }
 
@@ -202,8 +230,8 @@ let chain = Promise.resolve();
 
 // Release what may now run: held scripts whose category is allowed (or,
 // once the rules are known, that no rule of a non-allowed category holds),
-// then the site's marked elements.  Scripts run one after another in
-// document order.
+// then the site's marked elements and the iframes and images write.js
+// held.  Scripts run one after another in document order.
 export function release() {
   const ready = [];
   for (let i = 0; i < held.length; i++) {
@@ -214,8 +242,9 @@ export function release() {
     note(v.host, s.getAttribute('src'), v.cat, false);
     ready.push([s, origType.get(s)]);
   }
-  for (const e of document.querySelectorAll('[data-consent]')) {
-    if (done.has(e) || !allowed(e.getAttribute('data-consent'))) continue;
+  for (const e of document.querySelectorAll(`[data-consent],[${HELD_MARK}]`)) {
+    const cat = e.getAttribute('data-consent');
+    if (done.has(e) || (cat !== null ? !allowed(cat) : scriptVerdict(e.getAttribute('data-src')).hold)) continue;
     done.add(e);
     if (e.nodeName === 'SCRIPT') ready.push([e, e.getAttribute('data-type') || null]);
     else if (e.hasAttribute('data-src')) e.setAttribute('src', e.getAttribute('data-src'));

@@ -5,22 +5,17 @@
 // for it.
 
 import * as S from './state.js';
-import * as store from './store.js';
+import * as cookie from './cookie.js';
 import { fetchConfig } from './config.js';
 import { post, pageUrl } from './record.js';
-import { el, trapFocus } from './dom.js';
-import { buildBanner } from './banner.js';
-import { buildPrefs } from './dialog.js';
+import * as view from './view.js';
+import { entryBody } from './entry.js';
 import * as hold from './hold.js';
 import { gcmMapping, gcmDefault, gcmUpdate } from './signals.js';
-import { report, syncId } from './report.js';
-import css from './style.css';
+import { sendInventory, syncId } from './inventory.js';
 
 /* global SDK_VERSION */
 const VERSION = typeof SDK_VERSION === 'string' ? SDK_VERSION : 'dev';
-const RTL = ['ar', 'fa', 'he', 'ur'];
-const POSITIONS = ['bottom-full', 'top-full', 'bottom-left', 'bottom-right', 'center-modal'];
-const MODELS = ['opt_in', 'opt_out', 'notice', 'notice_required', 'notice_only'];
 const t0 = performance.now();
 
 // --- the script tag (SDK.md 1) ---------------------------------------------
@@ -41,15 +36,16 @@ const opts = {
 // stored: the decision record in the cookie (valid or not); decided: a valid
 // one applies; ever: categories allowed at any time in this page view.
 const st = {
-  answer: null, cats: [], allowed: {}, stored: store.readDecision(), decided: false,
+  answer: null, cats: [], allowed: {}, stored: cookie.readDecision(), decided: false,
   gpc: false, disabled: false, error: null, ready: false, ever: {},
   bannerAt: 0, prefsOpened: false,
 };
 const listeners = { ready: [], change: [] };
+view.init(st, { decide, impression: () => send('impression', {}) }, opts.api);
 
 // Before the configuration arrives, a stored decision still inside the
 // expiry it was stored with applies with the categories it was made under.
-const last = store.load('rules');
+const last = cookie.load('rules');
 if (st.stored && last && Array.isArray(last.cats) &&
     S.decisionValid(st.stored, null, Date.now(), st.stored.days)) {
   st.cats = last.cats;
@@ -109,7 +105,7 @@ async function start() {
     st.allowed = S.currentCategories(st.cats, valid ? st.stored : null, st.gpc);
     remember();
     const cr = a.config.consentRules || {};
-    store.save('rules', {
+    cookie.save('rules', {
       cats: st.cats.map((c) => ({ id: c.id, consentModel: c.consentModel })),
       rules: Array.isArray(a.scriptRules) ? a.scriptRules : [],
       gcm: cr.googleConsentMode ?? null,
@@ -119,8 +115,8 @@ async function start() {
     gcm = gcmMapping(cr.googleConsentMode);
     gcmDefault(gcm, isAllowed);
     if (valid && !updated) gcmUpdate(gcm, isAllowed);
-    if (!valid && S.bannerKind(st.cats) !== 'none') whenBody(() => showBanner());
-    else if (valid && store.load('month') !== S.utcMonth(Date.now())) {
+    if (!valid && S.bannerKind(st.cats) !== 'none') view.whenBody(() => view.showBanner());
+    else if (valid && cookie.load('month') !== S.utcMonth(Date.now())) {
       send('impression', { interaction: 'returning_visitor' });
     }
   }
@@ -128,7 +124,7 @@ async function start() {
   st.ready = true;
   settle(state());
   emit('ready');
-  if (!st.error) afterLoad(() => report(opts.api, opts.key, hold.scripts, syncId(location.hash)));
+  if (!st.error) afterLoad(() => sendInventory(opts.api, opts.key, hold.scripts, syncId(location.hash)));
 }
 
 function afterLoad(fn) {
@@ -137,31 +133,12 @@ function afterLoad(fn) {
 }
 
 // --- consent entries (SDK.md 6) ----------------------------------------------
-function regionModel() {
-  const a = st.answer;
-  const r = (a.config.regions || []).find((x) => x && x.id === a.resolvedRegion);
-  return r && MODELS.includes(r.consentModel) ? r.consentModel : undefined;
-}
-
-function position() {
-  const p = st.answer && st.answer.config.appearance && st.answer.config.appearance.position;
-  return POSITIONS.includes(p) ? p : 'bottom-full';
-}
-
 function send(type, extra) {
-  const a = st.answer;
-  const body = {
-    site_key: opts.key, anon_id: store.anonId(st.stored), event_type: type,
-    categories: { ...st.allowed }, config_version: a.version, region: a.resolvedRegion ?? undefined,
-    regulation: a.resolvedRegion ?? undefined, consent_model: regionModel(),
-    preferences_opened: st.prefsOpened, banner_position: position(),
-    page_url: pageUrl().slice(0, 2000), sdk_version: VERSION,
-    language: (navigator.language || '').slice(0, 35) || undefined,
-    resolved_language: a.resolvedLanguage, ...extra,
-  };
-  if (st.bannerAt) body.banner_load_time_ms = Math.round(st.bannerAt - t0);
-  store.save('month', S.utcMonth(Date.now()));
-  return post(opts.api + '/functions/v1/consent', body);
+  cookie.save('month', S.utcMonth(Date.now()));
+  return post(opts.api + '/functions/v1/consent', entryBody(st, {
+    key: opts.key, anonId: cookie.anonId(st.stored), position: view.position(st.answer),
+    page: pageUrl(), language: navigator.language, version: VERSION, t0,
+  }, type, extra));
 }
 
 // how: 'accept' | 'reject' | 'save'; interaction as SDK.md 6.
@@ -170,10 +147,10 @@ async function decide(how, interaction, choice) {
   if (!st.answer) throw new Error('consent: no configuration to decide on');
   const now = Date.now();
   const cats = S.decide(st.cats, st.allowed, how, choice, st.gpc);
-  const rec = S.record(store.anonId(st.stored), now, S.expiryDays(st.answer.config),
+  const rec = S.record(cookie.anonId(st.stored), now, S.expiryDays(st.answer.config),
     st.answer.version, cats);
   const type = st.stored ? 'update' : 'initial';
-  store.writeDecision(rec, opts.cookieDomain);
+  cookie.writeDecision(rec, opts.cookieDomain);
   st.stored = rec;
   st.decided = true;
   st.allowed = S.currentCategories(st.cats, rec, st.gpc);
@@ -181,7 +158,7 @@ async function decide(how, interaction, choice) {
   remember();
   const extra = { event_action: S.eventAction(st.cats, st.allowed), interaction };
   if (st.bannerAt) extra.time_to_action_ms = Math.round(performance.now() - st.bannerAt);
-  closeAll();
+  view.closeAll();
   gcmUpdate(gcm, isAllowed);
   hold.release();
   emit('change');
@@ -191,109 +168,12 @@ async function decide(how, interaction, choice) {
   return state();
 }
 
-// --- the banner and the dialog (SDK.md 4) --------------------------------------
-let root = null, bannerNode = null, prefsNode = null, untrap = null, opener = null;
-
-function whenBody(fn) {
-  if (document.body) fn();
-  else document.addEventListener('DOMContentLoaded', fn, { once: true });
-}
-
-function mount() {
-  if (root) return root;
-  const host = el('div', { id: 'consent-host' });
-  for (const [k, v] of [['position', 'fixed'], ['top', '0'], ['left', '0'], ['width', '0'],
-    ['height', '0'], ['margin', '0'], ['padding', '0'], ['border', '0'], ['z-index', '2147483647']]) {
-    host.style.setProperty(k, v, 'important');
-  }
-  root = host.attachShadow({ mode: 'open' });
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(css);
-  root.adoptedStyleSheets = [sheet];
-  document.body.prepend(host);
-  return root;
-}
-
-function view() {
-  const a = st.answer, ap = a.config.appearance || {};
-  const lang = String(a.resolvedLanguage || 'en');
-  return {
-    texts: a.resolvedContent, ui: a.resolvedUi, cats: st.cats, lang,
-    // The server's resolvedDirection; an answer without it (a copy made
-    // by an older server at data-config-url) by the language's own code.
-    dir: /^(rtl|ltr)$/.test(a.resolvedDirection) ? a.resolvedDirection
-      : RTL.includes(lang.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr',
-    theme: ['light', 'dark', 'auto'].includes(ap.theme) ? ap.theme : 'light',
-    position: position(), kind: S.bannerKind(st.cats),
-    branding: a.showBranding === true ? opts.api + '/' : null,
-  };
-}
-
-function untrapAll() { if (untrap) { untrap(); untrap = null; } }
-
-function showBanner() {
-  if (!st.answer || S.bannerKind(st.cats) === 'none') return;
-  const r = mount();
-  if (!bannerNode) {
-    bannerNode = buildBanner(view(), {
-      accept: (i) => decide('accept', i),
-      reject: (i) => decide('reject', i),
-      customize: (b) => showPreferences(b),
-    });
-    r.append(bannerNode);
-  }
-  bannerNode.hidden = false;
-  if (!st.bannerAt) {
-    st.bannerAt = performance.now();
-    send('impression', {});
-  }
-  if (view().position === 'center-modal') {
-    untrapAll();
-    untrap = trapFocus(bannerNode, () => {});
-    bannerNode.querySelector('button').focus();
-  }
-}
-
-function showPreferences(from) {
-  if (!st.answer) return;
-  const r = mount();
-  opener = from || (document.activeElement !== document.body ? document.activeElement : null);
-  st.prefsOpened = true;
-  if (prefsNode) prefsNode.remove();
-  untrapAll();
-  if (bannerNode) bannerNode.hidden = true;
-  prefsNode = buildPrefs(view(), st.allowed, {
-    save: (choice) => decide('save', 'save_preferences', choice),
-    close: () => closePrefs(),
-  });
-  r.append(prefsNode);
-  untrap = trapFocus(prefsNode, closePrefs);
-  (prefsNode.querySelector('input:not([disabled])') || prefsNode.querySelector('button')).focus();
-}
-
-// Close the dialog without deciding: the banner comes back if a decision
-// is still needed, and focus returns to what opened the dialog.
-function closePrefs() {
-  untrapAll();
-  if (prefsNode) { prefsNode.remove(); prefsNode = null; }
-  if (bannerNode && !st.decided) showBanner();
-  if (opener && opener.isConnected) opener.focus();
-  opener = null;
-}
-
-function closeAll() {
-  untrapAll();
-  if (prefsNode) { prefsNode.remove(); prefsNode = null; }
-  if (bannerNode) bannerNode.hidden = true;
-  if (opener && opener.isConnected && !(root && root.contains(opener))) opener.focus();
-  opener = null;
-}
-
+// --- the layers (SDK.md 4): view.js; a data-consent-open click opens the dialog
 document.addEventListener('click', (ev) => {
   const t = ev.target.closest && ev.target.closest('[data-consent-open]');
   if (!t) return;
   ev.preventDefault();
-  ready.then(() => showPreferences(t));
+  ready.then(() => view.showPreferences(t));
 });
 
 // --- window.Consent (SDK.md 8) -------------------------------------------------
@@ -304,8 +184,8 @@ window.Consent = {
   acceptAll: () => decide('accept', 'api'),
   rejectAll: () => decide('reject', 'api'),
   save: (choice) => decide('save', 'api', choice || {}),
-  showBanner: () => { ready.then(() => whenBody(showBanner)); },
-  showPreferences: () => { ready.then(() => whenBody(() => showPreferences())); },
+  showBanner: () => { ready.then(() => view.whenBody(view.showBanner)); },
+  showPreferences: () => { ready.then(() => view.whenBody(() => view.showPreferences())); },
   on(kind, fn) {
     if (!listeners[kind] || typeof fn !== 'function') return;
     listeners[kind].push(fn);

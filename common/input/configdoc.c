@@ -486,8 +486,40 @@ check_consent_mode(const cJSON *gcm, const cJSON *cats, char *err, size_t errsz)
 	return 0;
 }
 
+/*
+ * consentRules.googleConsentModeAdvanced (README, "Google's tags"): absent
+ * or a boolean; true lets Google's tags load before consent with the
+ * denied defaults, so it needs those defaults: googleConsentMode true, or
+ * a mapping of the four types Google's tags would otherwise take as
+ * granted.
+ */
+static int
+check_advanced(const cJSON *rules, char *err, size_t errsz)
+{
+	static const char *const needed[] = {
+		"analytics_storage", "ad_storage", "ad_user_data", "ad_personalization",
+	};
+	const cJSON *adv = cJSON_GetObjectItemCaseSensitive(rules, "googleConsentModeAdvanced");
+	const cJSON *gcm = cJSON_GetObjectItemCaseSensitive(rules, "googleConsentMode");
+
+	if (adv == NULL || cJSON_IsFalse(adv))
+		return 0;
+	if (!cJSON_IsTrue(adv))
+		return fail(err, errsz, "consentRules.googleConsentModeAdvanced must be a boolean");
+	if (cJSON_IsTrue(gcm))
+		return 0;
+	for (size_t i = 0; i < nitems(needed); i++)
+		if (!cJSON_IsObject(gcm) ||
+		    cJSON_GetObjectItemCaseSensitive(gcm, needed[i]) == NULL)
+			return fail(err, errsz, "consentRules.googleConsentModeAdvanced needs "
+			    "consentRules.googleConsentMode true or mapping analytics_storage, "
+			    "ad_storage, ad_user_data and ad_personalization: Google's tags take "
+			    "a type without a default as granted");
+	return 0;
+}
+
 /* consentRules: honorGpc a boolean, expiryDays an integer 1..EXPIRY_DAYS_MAX,
- * googleConsentMode as above; each optional. */
+ * googleConsentMode and googleConsentModeAdvanced as above; each optional. */
 static int
 check_consent_rules(const cJSON *rules, const cJSON *cats, char *err, size_t errsz)
 {
@@ -507,8 +539,10 @@ check_consent_rules(const cJSON *rules, const cJSON *cats, char *err, size_t err
 	    v->valuedouble == (double)(int)v->valuedouble))
 		return fail(err, errsz, "consentRules.expiryDays must be an integer "
 		    "from 1 to %d", EXPIRY_DAYS_MAX);
-	return check_consent_mode(cJSON_GetObjectItemCaseSensitive(rules,
-	    "googleConsentMode"), cats, err, errsz);
+	if (check_consent_mode(cJSON_GetObjectItemCaseSensitive(rules,
+	    "googleConsentMode"), cats, err, errsz) != 0)
+		return -1;
+	return check_advanced(rules, err, errsz);
 }
 
 int

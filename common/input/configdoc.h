@@ -17,7 +17,8 @@
  * Problems are looked for in this order: the document itself, every string
  * and member name (UTF-8 text without control characters), categories,
  * regions, content, scriptRules, appearance, consentRules (honorGpc,
- * expiryDays, googleConsentMode); within an array, element by element.
+ * expiryDays, googleConsentMode, googleConsentModeAdvanced); within an
+ * array, element by element.
  * Keys the contract does not name are kept and not
  * checked.  The document is not modified.
  */

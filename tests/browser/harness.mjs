@@ -19,7 +19,10 @@
 // dropped by stop().
 //
 // launch() starts headless /usr/bin/chromium through playwright-core (no
-// downloaded browser), a fresh profile per call.
+// downloaded browser), a fresh profile per call.  launch({ hosts }) maps
+// those real names too (e.g. www.google-analytics.com) to 127.0.0.1, so
+// that the built-in rules meet a tag under its own host, served by
+// tracker.mjs; nothing leaves the machine.
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, cpSync, existsSync, symlinkSync } from 'node:fs';
@@ -245,13 +248,14 @@ ${body}
 	return srv;
 }
 
-export async function launch() {
+export async function launch({ hosts = [] } = {}) {
+	const map = ['*.test', ...hosts].map((x) => `MAP ${x} 127.0.0.1`).join(', ');
 	return chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
 		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
 			'--disable-background-networking', '--disable-component-update', '--disable-sync',
-			'--host-resolver-rules=MAP *.test 127.0.0.1'],
+			`--host-resolver-rules=${map}`],
 	});
 }
 

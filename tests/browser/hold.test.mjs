@@ -5,7 +5,7 @@
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from './harness.mjs';
-import { startTracker, ran, counts, withRules } from './tracker.mjs';
+import { startTracker, ran, counts, withRules, waitRan } from './tracker.mjs';
 
 let srv, browser, tr;
 before(async () => {
@@ -109,11 +109,6 @@ function marked(prefix, cat = 'analytics') {
 	return { html, scripts: [n('m1'), n('m2'), n('m3')], frame: n('f1'), img: n('i1') };
 }
 
-async function waitRan(page, names, ms = 5000) {
-	try {
-		await page.waitForFunction((ns) => ns.every((x) => (window.ran || []).includes(x)), names, { timeout: ms });
-	} catch { /* the assertions say what is missing */ }
-}
 
 const only = (list, names) => list.filter((x) => names.includes(x));
 const hitsOf = (names) => Object.fromEntries(names.map((x) => [x, tr.hits(x)]));

@@ -9,20 +9,46 @@
 //   /t/NAME.js        a tracker script: when it runs it pushes NAME to
 //                     window.ran; ?dl=1 also pushes ['tag-ran', NAME] to
 //                     window.dataLayer (a gtag-like tag); ?delay=MS answers
-//                     after MS milliseconds.
+//                     after MS milliseconds; ?tag=1 makes it a tag's
+//                     first stage: it also sets the cookie NAME=1 and
+//                     sends the pixel /px/NAME-hit.gif to its own host.
 //   /px/NAME.gif      a 1x1 GIF pixel.
 //   /b/NAME           a fetch/XHR/beacon target (any method, CORS open,
 //                     preflight answered): 204.
 //   /f/NAME.html      an iframe document.
 // Everything is sent with Cache-Control: no-store, so each use is a request.
+//
+// startTracker({ tls: true }) also speaks TLS on the same port (a
+// self-signed certificate made by openssl; pages need a context with
+// ignoreHTTPSErrors): real tracker hosts such as www.google-analytics.com
+// are on Chromium's HSTS preload list, so their http:// URLs become https://
+// ones on the same port before any request is made.
 import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export async function startTracker() {
+// A self-signed certificate and its key, made in a temporary directory.
+function selfSigned() {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'tracker-tls-'));
+	try {
+		execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=tracker',
+			'-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+		return { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) };
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+export async function startTracker({ tls = false } = {}) {
 	const log = [];
-	const server = http.createServer(async (req, res) => {
+	const handle = async (req, res) => {
 		const u = new URL(req.url, 'http://x');
 		const host = String(req.headers.host || '').replace(/:\d+$/, '');
 		log.push({ host, method: req.method, path: u.pathname, query: u.search, t: Date.now() });
@@ -40,6 +66,11 @@ export async function startTracker() {
 			if (delay) await sleep(delay);
 			const name = JSON.stringify(m[1]);
 			let body = `(window.ran = window.ran || []).push(${name});\n`;
+			if (u.searchParams.get('tag')) {
+				body += `document.cookie = ${JSON.stringify(m[1] + '=1; path=/')};\n`;
+				const own = `${req.socket.encrypted ? 'https' : 'http'}://${req.headers.host}`;
+				body += `new Image().src = ${JSON.stringify(`${own}/px/${m[1]}-hit.gif`)};\n`;
+			}
 			if (u.searchParams.get('dl')) body += `(window.dataLayer = window.dataLayer || []).push(['tag-ran', ${name}]);\n`;
 			res.writeHead(200, { ...cors, 'Content-Type': 'text/javascript' });
 			res.end(body);
@@ -56,6 +87,18 @@ export async function startTracker() {
 			res.writeHead(404, cors);
 			res.end();
 		}
+	};
+	const plain = http.createServer(handle);
+	const secure = tls ? https.createServer(selfSigned(), handle) : null;
+	// One port for both: a connection whose first byte opens a TLS
+	// handshake (0x16) goes to the https server.
+	const server = net.createServer((sock) => {
+		sock.once('data', (buf) => {
+			sock.pause();
+			sock.unshift(buf);
+			(secure && buf[0] === 0x16 ? secure : plain).emit('connection', sock);
+			process.nextTick(() => sock.resume());
+		});
 	});
 	await new Promise((r) => server.listen(0, '127.0.0.1', r));
 	const port = server.address().port;
@@ -76,7 +119,10 @@ export async function startTracker() {
 		touched(name) {
 			return log.some((r) => r.path.replace(/^.*\//, '').replace(/\.(js|gif|html)$/, '') === name);
 		},
-		stop: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+		stop: () => new Promise((r) => {
+			for (const x of [plain, secure]) x?.closeAllConnections?.();
+			server.close(() => r());
+		}),
 	};
 	return tr;
 }
@@ -84,6 +130,14 @@ export async function startTracker() {
 // What ran on the page: window.ran (names of tracker scripts in the order
 // they ran), [] when nothing ran.
 export const ran = (page) => page.evaluate(() => (window.ran || []).slice());
+
+// Wait until every tracker script of NAMES has run (at most MS ms); the
+// caller's assertions say what is missing.
+export async function waitRan(page, names, ms = 5000) {
+	try {
+		await page.waitForFunction((ns) => ns.every((x) => (window.ran || []).includes(x)), names, { timeout: ms });
+	} catch { /* the assertions say what is missing */ }
+}
 
 // Count of each name in a list.
 export function counts(list) {

@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { gcmMapping, gcmValues } from '../../sdk/signals.js';
-import { syncId } from '../../sdk/report.js';
+import { syncId } from '../../sdk/inventory.js';
 
 test('gcmMapping: true is the default mapping, an object replaces it, else off', () => {
   assert.deepEqual(Object.keys(gcmMapping(true)).sort(), ['ad_personalization', 'ad_storage', 'ad_user_data',

@@ -83,6 +83,43 @@ test_document(void)
 	CHECK(configdoc_validate(NULL, msg, sizeof(msg)) == -1, "NULL document refused");
 }
 
+/* consentRules.googleConsentModeAdvanced: a boolean, and true only with the
+ * denied defaults Google's tags need. */
+static void
+test_advanced(void)
+{
+	const char *needs = "consentRules.googleConsentModeAdvanced needs "
+	    "consentRules.googleConsentMode true or mapping analytics_storage, ad_storage, "
+	    "ad_user_data and ad_personalization: Google's tags take a type without a "
+	    "default as granted";
+
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":false}")), "ok",
+	    "false alone");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentMode\":true,"
+	    "\"googleConsentModeAdvanced\":true}")), "ok", "true with the default mapping");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":true,"
+	    "\"googleConsentMode\":{\"analytics_storage\":\"analytics\",\"ad_storage\":\"analytics\","
+	    "\"ad_user_data\":\"analytics\",\"ad_personalization\":\"analytics\"}}")), "ok",
+	    "true with a mapping of the four types");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":1}")),
+	    "consentRules.googleConsentModeAdvanced must be a boolean", "a number");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":\"yes\","
+	    "\"googleConsentMode\":true}")),
+	    "consentRules.googleConsentModeAdvanced must be a boolean", "a string");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":true}")), needs,
+	    "true without Consent Mode");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":true,"
+	    "\"googleConsentMode\":false}")), needs, "true with Consent Mode off");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":true,"
+	    "\"googleConsentMode\":{\"analytics_storage\":\"analytics\",\"ad_storage\":\"analytics\","
+	    "\"ad_user_data\":\"analytics\"}}")), needs, "a mapping without ad_personalization");
+	CHECK_STR(v(DOC(",\"consentRules\":{\"googleConsentModeAdvanced\":true,"
+	    "\"googleConsentMode\":{\"ads_storage\":\"analytics\"}}")),
+	    "consentRules.googleConsentMode names no Consent Mode type: ads_storage (the types are "
+	    "ad_storage, ad_user_data, ad_personalization, analytics_storage, functionality_storage, "
+	    "personalization_storage, security_storage)", "the mapping's own problems first");
+}
+
 static void
 test_categories(void)
 {
@@ -314,6 +351,7 @@ int
 main(void)
 {
 	test_valid();
+	test_advanced();
 	test_texts();
 	test_document();
 	test_categories();

@@ -1,4 +1,4 @@
-// store.js: the stored decision in a first-party cookie (so that the site's
+// cookie.js: the stored decision in a first-party cookie (so that the site's
 // server can read it too), and the SDK's few other keys in localStorage.
 // Every access is guarded: a browser that refuses storage gets a banner on
 // each page, never an exception.

@@ -1,7 +1,7 @@
-// report.test.mjs: SDK.md 9, the scripts report (POST /functions/v1/scripts)
-// after load, at most once per page path per UTC day per browser, what
-// `consentctl scripts list` then holds, and a tracker sync closed through
-// the #consent-sync=UUID fragment.
+// inventory.test.mjs: SDK.md 9, the scripts inventory (POST
+// /functions/v1/scripts) after load, at most once per page path per UTC
+// day per browser, what `consentctl scripts list` then holds, and a
+// tracker sync closed through the #consent-sync=UUID fragment.
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from './harness.mjs';

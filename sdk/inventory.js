@@ -1,9 +1,9 @@
-// report.js: the scripts report (SDK.md 9): the third-party script hosts
+// inventory.js: the scripts inventory (SDK.md 9): the third-party script hosts
 // seen on the page, at most once per page path per UTC day per browser, or
 // at once with ?sync_id= when the page was opened with #consent-sync=UUID.
 
 import { post } from './record.js';
-import { load, save } from './store.js';
+import { load, save } from './cookie.js';
 import { utcDay } from './state.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,8 +14,8 @@ export function syncId(hash) {
   return m && UUID.test(m[1]) ? m[1].toLowerCase() : null;
 }
 
-// Send the report.  scan() gives [{domain, src, category, blocked}].
-export function report(api, key, scan, sync) {
+// Send the inventory.  scan() gives [{domain, src, category, blocked}].
+export function sendInventory(api, key, scan, sync) {
   const path = location.pathname.slice(0, 300);
   const today = utcDay(Date.now());
   const days = load('reported') || {};

@@ -1,0 +1,122 @@
+// view.js: the banner and the preferences dialog on the page (SDK.md 4):
+// the shadow root they live in, which layer shows, and where focus goes.
+// What they say comes from the state index.js keeps; what a button does is
+// index.js's decide().
+
+import * as S from './state.js';
+import { el, trapFocus } from './dom.js';
+import { buildBanner } from './banner.js';
+import { buildPrefs } from './dialog.js';
+import css from './style.css';
+
+const RTL = ['ar', 'fa', 'he', 'ur'];
+const POSITIONS = ['bottom-full', 'top-full', 'bottom-left', 'bottom-right', 'center-modal'];
+
+// st: index.js's state (read; bannerAt and prefsOpened written here);
+// on: {decide(how, interaction, choice), impression()}; api: data-api.
+let st = null, on = null, api = '';
+let root = null, bannerNode = null, prefsNode = null, untrap = null, opener = null;
+
+export function init(state, handlers, apiBase) { st = state; on = handlers; api = apiBase; }
+
+export function whenBody(fn) {
+  if (document.body) fn();
+  else document.addEventListener('DOMContentLoaded', fn, { once: true });
+}
+
+// The configured position of the banner, bottom-full when not a known one.
+export function position(answer) {
+  const p = answer && answer.config.appearance && answer.config.appearance.position;
+  return POSITIONS.includes(p) ? p : 'bottom-full';
+}
+
+function mount() {
+  if (root) return root;
+  const host = el('div', { id: 'consent-host' });
+  for (const [k, v] of [['position', 'fixed'], ['top', '0'], ['left', '0'], ['width', '0'],
+    ['height', '0'], ['margin', '0'], ['padding', '0'], ['border', '0'], ['z-index', '2147483647']]) {
+    host.style.setProperty(k, v, 'important');
+  }
+  root = host.attachShadow({ mode: 'open' });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  root.adoptedStyleSheets = [sheet];
+  document.body.prepend(host);
+  return root;
+}
+
+function view() {
+  const a = st.answer, ap = a.config.appearance || {};
+  const lang = String(a.resolvedLanguage || 'en');
+  return {
+    texts: a.resolvedContent, ui: a.resolvedUi, cats: st.cats, lang,
+    // The server's resolvedDirection; an answer without it (a copy made
+    // by an older server at data-config-url) by the language's own code.
+    dir: /^(rtl|ltr)$/.test(a.resolvedDirection) ? a.resolvedDirection
+      : RTL.includes(lang.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr',
+    theme: ['light', 'dark', 'auto'].includes(ap.theme) ? ap.theme : 'light',
+    position: position(a), kind: S.bannerKind(st.cats),
+    branding: a.showBranding === true ? api + '/' : null,
+  };
+}
+
+function untrapAll() { if (untrap) { untrap(); untrap = null; } }
+
+export function showBanner() {
+  if (!st.answer || S.bannerKind(st.cats) === 'none') return;
+  const r = mount();
+  if (!bannerNode) {
+    bannerNode = buildBanner(view(), {
+      accept: (i) => on.decide('accept', i),
+      reject: (i) => on.decide('reject', i),
+      customize: (b) => showPreferences(b),
+    });
+    r.append(bannerNode);
+  }
+  bannerNode.hidden = false;
+  if (!st.bannerAt) {
+    st.bannerAt = performance.now();
+    on.impression();
+  }
+  if (view().position === 'center-modal') {
+    untrapAll();
+    untrap = trapFocus(bannerNode, () => {});
+    bannerNode.querySelector('button').focus();
+  }
+}
+
+export function showPreferences(from) {
+  if (!st.answer) return;
+  const r = mount();
+  opener = from || (document.activeElement !== document.body ? document.activeElement : null);
+  st.prefsOpened = true;
+  if (prefsNode) prefsNode.remove();
+  untrapAll();
+  if (bannerNode) bannerNode.hidden = true;
+  prefsNode = buildPrefs(view(), st.allowed, {
+    save: (choice) => on.decide('save', 'save_preferences', choice),
+    close: () => closePrefs(),
+  });
+  r.append(prefsNode);
+  untrap = trapFocus(prefsNode, closePrefs);
+  (prefsNode.querySelector('input:not([disabled])') || prefsNode.querySelector('button')).focus();
+}
+
+// Close the dialog without deciding: the banner comes back if a decision
+// is still needed, and focus returns to what opened the dialog.
+function closePrefs() {
+  untrapAll();
+  if (prefsNode) { prefsNode.remove(); prefsNode = null; }
+  if (bannerNode && !st.decided) showBanner();
+  if (opener && opener.isConnected) opener.focus();
+  opener = null;
+}
+
+// Close both layers after a decision.
+export function closeAll() {
+  untrapAll();
+  if (prefsNode) { prefsNode.remove(); prefsNode = null; }
+  if (bannerNode) bannerNode.hidden = true;
+  if (opener && opener.isConnected && !(root && root.contains(opener))) opener.focus();
+  opener = null;
+}
