@@ -394,7 +394,7 @@ install: $(CGIS) $(CTL) sdk
 	install -m 0755 $(CGIS) $(DESTDIR)$(CGIBIN)/
 	install -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 schema.sql schema_pg.sql $(DESTDIR)$(SHAREDIR)/
-	cp -R apache lighttpd pgbouncer $(DESTDIR)$(SHAREDIR)/
+	cp -R apache lighttpd nginx pgbouncer $(DESTDIR)$(SHAREDIR)/
 	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 man/consent-log.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 man/consent.8 man/consentctl.8 $(DESTDIR)$(MANDIR)/man8/
