@@ -12,6 +12,7 @@
 #   make valgrind        the suite with every binary under valgrind (a shared
 #                        build, build/valgrind)
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
+#                        (SERVER=nginx: nginx and the FastCGI pools)
 #   make bench           benchmark against the simplest CGI (bench/)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
 #   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
