@@ -135,21 +135,7 @@ check test "$(ctl consent export s1 | wc -l)" = $((rows + 200)) \
 # Stopping a pool (systemctl stop: SIGTERM to multiwatch, which passes it
 # on): every process leaves, Apache answers 503 for that endpoint only, and
 # the same command line starts it again over the old socket file.
-before=$(fcgi_pids "$T/cgi-bin/consent" | tr '\n' ' ')
-kill -TERM "$pool_consent"
-for i in $(seq 50); do
-	[ -z "$(fcgi_pids "$T/cgi-bin/consent")" ] && ! kill -0 "$pool_consent" 2>/dev/null && break
-	sleep 0.1
-done
-check test -z "$(fcgi_pids "$T/cgi-bin/consent")" "apache proxy_fcgi: SIGTERM to the consent pool: its processes ($before) all left"
-check test -S "$A/run/consent.sock" "apache proxy_fcgi: the stopped pool's socket file stays behind"
-http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "http://127.0.0.1:$open/functions/v1/consent"
-expect_status 503 "apache proxy_fcgi: consent with its pool stopped: 503"
-http -H "Origin: $SITE_ORIGIN" GET "http://127.0.0.1:$open/functions/v1/config?site_key=s1"
-expect_status 200 "apache proxy_fcgi: config's pool still serves"
-start_pool consent
-http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "http://127.0.0.1:$open/functions/v1/consent"
-expect_status 201 "apache proxy_fcgi: the pool started again over the old socket: consent 201"
+pool_stop_checks "http://127.0.0.1:$open" "apache proxy_fcgi" "$A/run" "$A/pools.log" "$pool_consent" 503
 
 while_limited() {
 	http GET "http://127.0.0.1:$limited/"

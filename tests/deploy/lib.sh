@@ -42,6 +42,12 @@
 #                            the socket and the unit's PROCS processes are
 #                            there (POOL_PID, stopped at exit), or ends the
 #                            test with "not ok"
+#   pool_stop_checks BASE LABEL RUN LOG PID STATUS
+#                            SIGTERM to the consent pool PID (systemctl
+#                            stop): its processes all leave, its socket file
+#                            stays, consent is the server's STATUS while
+#                            config still serves, and deploy_pool starts it
+#                            again over the old socket (201)
 #   fcgi_checks BASE LABEL BINDIR
 #                            FastCGI: the processes of BINDIR's binaries
 #                            serve request after request, answer as the
@@ -544,4 +550,23 @@ deploy_pool() { # ENDPOINT RUN LOG
 	done
 	notok "the $_e pool did not start: $(tail -n 3 "$3" | tr '\n' ' ')"
 	exit 1
+}
+
+pool_stop_checks() { # BASE LABEL RUN LOG PID STATUS
+	local _b=$1/functions/v1 _l=$2 _before _i
+	_before=$(fcgi_pids "$T/cgi-bin/consent" | tr '\n' ' ')
+	kill -TERM "$5"
+	for _i in $(seq 50); do
+		[ -z "$(fcgi_pids "$T/cgi-bin/consent")" ] && ! kill -0 "$5" 2>/dev/null && break
+		sleep 0.1
+	done
+	check test -z "$(fcgi_pids "$T/cgi-bin/consent")" "$_l: SIGTERM to the consent pool: its processes ($_before) all left"
+	check test -S "$3/consent.sock" "$_l: the stopped pool's socket file stays behind"
+	http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "$_b/consent"
+	expect_status "$6" "$_l: consent with its pool stopped: $6"
+	http -H "Origin: $SITE_ORIGIN" GET "$_b/config?site_key=s1"
+	expect_status 200 "$_l: config's pool still serves"
+	deploy_pool consent "$3" "$4"
+	http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "$_b/consent"
+	expect_status 201 "$_l: the pool started again over the old socket: consent 201"
 }
