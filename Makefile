@@ -12,6 +12,7 @@
 #   make valgrind        the suite with every binary under valgrind (a shared
 #                        build, build/valgrind)
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
+#                        (SERVER=nginx: nginx and the FastCGI pools)
 #   make bench           benchmark against the simplest CGI (bench/)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
 #   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
@@ -407,7 +408,7 @@ install: $(CGIS) $(CTL) sdk
 	install -m 0755 $(CGIS) $(DESTDIR)$(CGIBIN)/
 	install -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/
 	install -m 0644 schema.sql schema_pg.sql $(DESTDIR)$(SHAREDIR)/
-	cp -R apache lighttpd pgbouncer $(DESTDIR)$(SHAREDIR)/
+	cp -R apache lighttpd nginx pgbouncer $(DESTDIR)$(SHAREDIR)/
 	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 man/consent-log.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 man/consent.8 man/consentctl.8 $(DESTDIR)$(MANDIR)/man8/

@@ -8,7 +8,6 @@
 # same with requests not counted by mod_qos (the functional checks).
 . "$(dirname "$0")/setup.sh"
 . "$TOP/tests/deploy/lib.sh"
-. "$TOP/tools/fcgi-pool.sh"
 
 # The servers live in sbin, which a user's PATH may lack.
 PATH=$PATH:/usr/sbin:/sbin
@@ -62,22 +61,9 @@ cp "$db_file" "$T/www/old.db"
 # As root, Apache and the pools (the unit's User= is Apache's) run as nobody.
 apache_user
 
-# start_pool ENDPOINT: the pool as the unit starts it (tools/fcgi-pool.sh),
-# with this test's folders; POOL_PID is its pid, stopped at exit.
-start_pool() {
-	local _e=$1 _run=$A/run _bin=$T/cgi-bin _n _i
-	_n=$(sed -n 's/^Environment=PROCS=//p' "$unit")
-	FCGI_POOL_AS=$as_user fcgi_pool_start "$unit" "$_e" RUN="$_run" CGIBIN="$_bin" CONSENT_DB="$CONSENT_DB" \
-	    >> "$A/pools.log" 2>&1
-	POOL_PID=$FCGI_POOL_PID
-	serve_pid "$POOL_PID"
-	for _i in $(seq 50); do
-		[ -S "$_run/$_e.sock" ] && [ "$(fcgi_pids "$_bin/$_e" | wc -l)" -ge "$_n" ] && return 0
-		sleep 0.1
-	done
-	notok "the $_e pool did not start: $(tail -n 3 "$A/pools.log" | tr '\n' ' ')"
-	exit 1
-}
+# start_pool ENDPOINT: the pool as the unit starts it, with this test's
+# folders; POOL_PID is its pid, stopped at exit.
+start_pool() { deploy_pool "$1" "$A/run" "$A/pools.log"; }
 for e in config consent scripts; do
 	start_pool $e
 	eval "pool_$e=$POOL_PID"
@@ -149,21 +135,7 @@ check test "$(ctl consent export s1 | wc -l)" = $((rows + 200)) \
 # Stopping a pool (systemctl stop: SIGTERM to multiwatch, which passes it
 # on): every process leaves, Apache answers 503 for that endpoint only, and
 # the same command line starts it again over the old socket file.
-before=$(fcgi_pids "$T/cgi-bin/consent" | tr '\n' ' ')
-kill -TERM "$pool_consent"
-for i in $(seq 50); do
-	[ -z "$(fcgi_pids "$T/cgi-bin/consent")" ] && ! kill -0 "$pool_consent" 2>/dev/null && break
-	sleep 0.1
-done
-check test -z "$(fcgi_pids "$T/cgi-bin/consent")" "apache proxy_fcgi: SIGTERM to the consent pool: its processes ($before) all left"
-check test -S "$A/run/consent.sock" "apache proxy_fcgi: the stopped pool's socket file stays behind"
-http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "http://127.0.0.1:$open/functions/v1/consent"
-expect_status 503 "apache proxy_fcgi: consent with its pool stopped: 503"
-http -H "Origin: $SITE_ORIGIN" GET "http://127.0.0.1:$open/functions/v1/config?site_key=s1"
-expect_status 200 "apache proxy_fcgi: config's pool still serves"
-start_pool consent
-http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "http://127.0.0.1:$open/functions/v1/consent"
-expect_status 201 "apache proxy_fcgi: the pool started again over the old socket: consent 201"
+pool_stop_checks "http://127.0.0.1:$open" "apache proxy_fcgi" "$A/run" "$A/pools.log" "$pool_consent" 503
 
 while_limited() {
 	http GET "http://127.0.0.1:$limited/"

@@ -10,7 +10,8 @@
 # with which a plain `make`, and `make STORE=postgres`, link the endpoints
 # fully static.  libfcgi and mod_fcgid:
 # the FastCGI mode, its tests and its Apache config; spawn-fcgi and
-# multiwatch: the process pools of the mod_proxy_fcgi config.  postgresql,
+# multiwatch: the process pools of the mod_proxy_fcgi and nginx configs;
+# nginx: its config's test (t0825).  postgresql,
 # libpq-dev and pgbouncer: the PostgreSQL store, and its tests' own cluster
 # behind the shipped pgbouncer config (tests/pg.sh).  libargon2-dev and
 # python3-zxcvbn: the dashboard's password hashes and the common passwords
@@ -28,6 +29,7 @@ PACKAGES="
   libmaxmind-db-writer-perl mmdb-bin
   lighttpd lighttpd-modules-lua
   apache2 libapache2-mod-qos libpcre3
+  nginx
   wrk hyperfine
   chromium esbuild
 "
@@ -47,7 +49,7 @@ fi
 # Debian starts the packaged servers on install; the project runs its own
 # instances (on other ports; PostgreSQL and pgbouncer only on Unix sockets
 # in a folder of their own), so stop the system ones if they were started.
-for s in apache2 lighttpd postgresql pgbouncer; do
+for s in apache2 lighttpd nginx postgresql pgbouncer; do
 	if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
 # playwright-core drives the system Chromium (/usr/bin/chromium): it never

@@ -4,6 +4,9 @@
 # page with the SDK on it at /demo/, in the foreground (Ctrl-C stops it).
 # SERVE_MODE=fastcgi serves the API with lighttpd/consent-fastcgi.conf (the
 # binaries as FastCGI processes) instead of consent.conf (CGI).
+# SERVER=nginx serves it with nginx/consent.conf instead, to the pools of
+# apache/consent-fcgi@.service started here as the unit starts them
+# (tools/fcgi-pool.sh), and stopped when nginx stops.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 port=${1:-8080}
@@ -12,7 +15,15 @@ mkdir -p "$dir/www/demo"
 cp "$top"/tools/demo/* "$dir/www/demo/"
 sed "s/@PORT@/$port/g" "$top/tools/demo/index.html" > "$dir/www/demo/index.html"
 db=$dir/consent.db
-command -v lighttpd >/dev/null || { echo "serve: lighttpd is not installed (sudo sh tools/deps.sh)" >&2; exit 1; }
+server=${SERVER:-lighttpd}
+case $server in
+lighttpd) need=lighttpd ;;
+nginx) need="nginx spawn-fcgi multiwatch" PATH=$PATH:/usr/sbin:/sbin ;;
+*) echo "serve: SERVER is lighttpd or nginx, not $server" >&2; exit 1 ;;
+esac
+for p in $need; do
+	command -v "$p" >/dev/null || { echo "serve: $p is not installed (sudo sh tools/deps.sh)" >&2; exit 1; }
+done
 ctl="$top/bin/consentctl --db $db"
 $ctl init >/dev/null
 if ! $ctl site show demo >/dev/null 2>&1; then
@@ -22,6 +33,54 @@ fi
 $ctl site show demo | grep -q '127\.0\.0\.1' || $ctl domain add demo 127.0.0.1 >/dev/null
 [ -f "$top/build/sdk/consent.js" ] ||
 	echo "serve: build/sdk/consent.js is missing (esbuild: sh tools/deps.sh; make): the demo page has no banner" >&2
+if [ "$server" = nginx ]; then
+	. "$top/tools/fcgi-pool.sh"
+	n=$dir/nginx
+	mkdir -p "$n/run" "$n/tmp"
+	pools=""
+	trap 'for p in $pools; do kill -TERM "$p" 2>/dev/null; done' EXIT
+	trap 'exit 130' INT TERM HUP
+	for e in config consent scripts; do
+		rm -f "$n/run/$e.sock"
+		fcgi_pool_start "$top/apache/consent-fcgi@.service" "$e" RUN="$n/run" \
+		    CGIBIN="$top/cgi-bin" CONSENT_DB="$db"
+		pools="$pools $FCGI_POOL_PID"
+	done
+	# As root, nginx's workers would be nobody, who may not reach the
+	# pools' sockets (the user's, 0660): the demo's workers stay root,
+	# as lighttpd does here.
+	user=""
+	[ "$(id -u)" -eq 0 ] && user="user root;"
+	cat > "$n/nginx.conf" <<CONF
+daemon off;
+$user
+pid $n/nginx.pid;
+error_log stderr;
+events { worker_connections 256; }
+http {
+	include /etc/nginx/mime.types;
+	access_log off;
+	client_body_temp_path $n/tmp/body;
+	fastcgi_temp_path $n/tmp/fastcgi;
+	proxy_temp_path $n/tmp/proxy;
+	scgi_temp_path $n/tmp/scgi;
+	uwsgi_temp_path $n/tmp/uwsgi;
+	include $top/nginx/consent-http.conf;
+	server {
+		listen 127.0.0.1:$port;
+		root $dir/www;
+		set \$consent_fcgi_run $n/run;
+		set \$consent_sdk $top/build/sdk;
+		set \$consent_admin $top/build/admin;
+		include $top/nginx/consent.conf;
+	}
+}
+CONF
+	echo "Serving the consent API (nginx, FastCGI pools) on http://127.0.0.1:$port/functions/v1/ (database $db)"
+	echo "The demo page, with the banner: http://127.0.0.1:$port/demo/"
+	nginx -p "$n" -c "$n/nginx.conf"
+	exit
+fi
 cat > "$dir/lighttpd.conf" <<CONF
 server.document-root = "$dir/www"
 server.bind = "127.0.0.1"

@@ -26,12 +26,28 @@
 #                            20 concurrent requests pass, the 21st is 429 with
 #                            Retry-After, CMD runs while the client is
 #                            refused, and after Retry-After seconds the
-#                            client is let through again
+#                            client is let through again; skipped when the
+#                            21 took RATE_SPAN_MS or more (default 9000:
+#                            the window is 10 s)
 #   log_checks FILE... LABEL no sanitizer report in the servers' logs
 #   apache_user              as root: Apache and its processes as nobody
 #   deploy_absent MSG        a server or module is missing: skip, or fail
 #                            under CI=true (CI installs tools/deps.sh)
 #   fcgi_pids BINARY         the running processes of BINARY, sorted
+#   deploy_pool ENDPOINT RUN LOG
+#                            ENDPOINT's pool as apache/consent-fcgi@.service
+#                            starts it (tools/fcgi-pool.sh), its socket in
+#                            RUN, $T/cgi-bin's binary, the test's database,
+#                            run by $as_user, output in LOG; returns once
+#                            the socket and the unit's PROCS processes are
+#                            there (POOL_PID, stopped at exit), or ends the
+#                            test with "not ok"
+#   pool_stop_checks BASE LABEL RUN LOG PID STATUS
+#                            SIGTERM to the consent pool PID (systemctl
+#                            stop): its processes all leave, its socket file
+#                            stays, consent is the server's STATUS while
+#                            config still serves, and deploy_pool starts it
+#                            again over the old socket (201)
 #   fcgi_checks BASE LABEL BINDIR
 #                            FastCGI: the processes of BINDIR's binaries
 #                            serve request after request, answer as the
@@ -82,7 +98,8 @@ start_server() {
 }
 
 # launch KIND N PROBE LABEL: the test's server (KIND lighttpd, with
-# $L/lighttpd.conf, or apache2, with $A/httpd.conf) on N free ports of
+# $L/lighttpd.conf, apache2, with $A/httpd.conf, or nginx, with
+# $N/nginx.conf, its prefix $N, run by $as_user) on N free ports of
 # 127.0.0.1, in up to three tries: PORTS gets N distinct ports, the test's
 # write_conf writes the config for them, the server's own config test
 # checks it (a module that is not installed ends the test through
@@ -93,6 +110,7 @@ start_server() {
 launch() {
 	local _kind=$1 _n=$2 _probe=$3 _label=$4 _dir=${A-} _try _k _port
 	[ "$_kind" = lighttpd ] && _dir=$L
+	[ "$_kind" = nginx ] && _dir=$N
 	for _try in 1 2 3; do
 		PORTS=()
 		for _k in $(seq "$_n"); do
@@ -101,18 +119,23 @@ launch() {
 		done
 		[ "$(printf '%s\n' "${PORTS[@]}" | sort -u | wc -l)" = "$_n" ] || continue
 		write_conf "${PORTS[@]}"
-		if [ "$_kind" = lighttpd ]; then
+		case $_kind in
+		lighttpd)
 			set -- lighttpd -D -f "$L/lighttpd.conf"
-			lighttpd -tt -f "$L/lighttpd.conf" > "$L/configtest.log" 2>&1
-		else
+			lighttpd -tt -f "$L/lighttpd.conf" > "$L/configtest.log" 2>&1 ;;
+		nginx)
+			# shellcheck disable=SC2086
+			set -- ${as_user:-} nginx -p "$N" -c "$N/nginx.conf"
+			"$@" -t > "$N/configtest.log" 2>&1 ;;
+		*)
 			set -- apache2 -X -d "$A" -f "$A/httpd.conf"
-			apache2 -t -d "$A" -f "$A/httpd.conf" > "$A/configtest.log" 2>&1
-		fi || {
+			apache2 -t -d "$A" -f "$A/httpd.conf" > "$A/configtest.log" 2>&1 ;;
+		esac || {
 			grep -q 'mod_magnet' "$_dir/configtest.log" &&
 				deploy_absent "lighttpd has no mod_magnet (package lighttpd-modules-lua): $_label deploy checks not run"
 			grep -q 'mod_fastcgi' "$_dir/configtest.log" &&
 				deploy_absent "lighttpd has no mod_fastcgi: $_label deploy checks not run"
-			notok "$([ "$_kind" = lighttpd ] && echo "lighttpd -tt" || echo "apache2 -t") rejects the shipped config: $(head -n 3 "$_dir/configtest.log" | tr '\n' ' ')"
+			notok "$(case $_kind in lighttpd) echo "lighttpd -tt" ;; nginx) echo "nginx -t" ;; *) echo "apache2 -t" ;; esac) rejects the shipped config: $(head -n 3 "$_dir/configtest.log" | tr '\n' ' ')"
 			exit 1
 		}
 		start_server "$_dir/stderr.log" "http://127.0.0.1:${PORTS[$((_probe - 1))]}/index.html" "$@" && return 0
@@ -414,8 +437,8 @@ rate_limit_checks() { # BASE LABEL [CMD]: CMD runs while the client is refused
 	*429*) notok "$_l: 20 requests within the limit: got $_codes" ;;
 	*) check test "$(echo "$_codes" | tr ' ' '\n' | grep -c '^2')" = 20 "$_l: 20 requests in ${_ms} ms: none refused, all answered 2xx" ;;
 	esac
-	if [ "$_ms" -ge 9000 ]; then
-		skip "$_l: 21 requests took ${_ms} ms, too close to the 10 s window: limit not checked"
+	if [ "$_ms" -ge "${RATE_SPAN_MS:-9000}" ]; then
+		skip "$_l: 21 requests took ${_ms} ms, ${RATE_SPAN_MS:-9000} ms or more: limit not checked"
 		return
 	fi
 	expect_status 429 "$_l: the 21st request within 10 s: 429"
@@ -511,4 +534,39 @@ fcgi_checks() { # BASE LABEL BINDIR
 	esac
 	http "${_o[@]}" GET "$_b/config?site_key=s1&lang=en"
 	expect_status 200 "$_l: and serves"
+}
+
+. "$TOP/tools/fcgi-pool.sh"
+deploy_pool() { # ENDPOINT RUN LOG
+	local _e=$1 _run=$2 _unit=$TOP/apache/consent-fcgi@.service _n _i
+	_n=$(sed -n 's/^Environment=PROCS=//p' "$_unit")
+	FCGI_POOL_AS=${as_user:-} fcgi_pool_start "$_unit" "$_e" RUN="$_run" CGIBIN="$T/cgi-bin" \
+	    CONSENT_DB="$CONSENT_DB" >> "$3" 2>&1
+	POOL_PID=$FCGI_POOL_PID
+	serve_pid "$POOL_PID"
+	for _i in $(seq 50); do
+		[ -S "$_run/$_e.sock" ] && [ "$(fcgi_pids "$T/cgi-bin/$_e" | wc -l)" -ge "$_n" ] && return 0
+		sleep 0.1
+	done
+	notok "the $_e pool did not start: $(tail -n 3 "$3" | tr '\n' ' ')"
+	exit 1
+}
+
+pool_stop_checks() { # BASE LABEL RUN LOG PID STATUS
+	local _b=$1/functions/v1 _l=$2 _before _i
+	_before=$(fcgi_pids "$T/cgi-bin/consent" | tr '\n' ' ')
+	kill -TERM "$5"
+	for _i in $(seq 50); do
+		[ -z "$(fcgi_pids "$T/cgi-bin/consent")" ] && ! kill -0 "$5" 2>/dev/null && break
+		sleep 0.1
+	done
+	check test -z "$(fcgi_pids "$T/cgi-bin/consent")" "$_l: SIGTERM to the consent pool: its processes ($_before) all left"
+	check test -S "$3/consent.sock" "$_l: the stopped pool's socket file stays behind"
+	http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "$_b/consent"
+	expect_status "$6" "$_l: consent with its pool stopped: $6"
+	http -H "Origin: $SITE_ORIGIN" GET "$_b/config?site_key=s1"
+	expect_status 200 "$_l: config's pool still serves"
+	deploy_pool consent "$3" "$4"
+	http -H "Origin: $SITE_ORIGIN" -d "$T/consent.json" POST "$_b/consent"
+	expect_status 201 "$_l: the pool started again over the old socket: consent 201"
 }
