@@ -1,4 +1,4 @@
-/* store_ops.h: what each backend of the store gives store.c, and what the backends share; private to the store. */
+/* store_ops.h: what each backend of the store gives store.c and store_admin.c, and what the backends share; private to the store. */
 #ifndef CONSENT_STORE_OPS_H
 #define CONSENT_STORE_OPS_H
 
@@ -6,11 +6,15 @@
  * store.h's functions are store.c's: it picks the backend when a store is
  * opened (by the form of the database's name: a PostgreSQL connection
  * string or a file path) and hands every later call to the backend of the
- * store it is given, through the store's struct store_ops.  A backend's
- * struct store starts with a struct store_head; the rest is its own.  What
- * both backends say alike is said here once: the SQL both run as it is,
- * and the descriptions of the rows both give.  Only store.c and the
- * backends (store_*.c) include this header.
+ * store it is given, through the store's struct store_ops.  store_admin.h's
+ * are store_admin.c's, which hands them to the backend's struct
+ * store_admin_ops: the two tables are in different objects
+ * (sqlite_store.c, sqlite_admin.c; pg_store.c, pg_admin.c), so that a
+ * program that calls nothing of store_admin.h links the request path
+ * alone.  A backend's struct store embeds a struct store_head first; the
+ * rest is its own.  What both backends say alike is said here once: the
+ * SQL both run as it is, and the descriptions of the rows both give.
+ * Only the store (store/) includes this header.
  *
  * A program holds the backends the build gave it: the endpoints one (make
  * STORE=sqlite, the default, or STORE=postgres), consentctl both, so that
@@ -23,6 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "store/store.h"
+#include "store/store_admin.h"
 
 struct store_ops {
 	const char *name;   /* "SQLite", "PostgreSQL": for messages */
@@ -42,18 +47,35 @@ struct store_ops {
 #undef STORE_FN
 };
 
-/* The start of every backend's struct store. */
+/* The administration (store_admin.h), one member a function. */
+struct store_admin_ops {
+#define STORE_FN(type, name, params, args) type (*name) params;
+#include "store/store_admin_fns.h"
+#undef STORE_FN
+};
+
+/* The first member of every backend's struct store (st->head). */
 struct store_head {
 	const struct store_ops *ops;
 };
 
-extern const struct store_ops store_sqlite_ops;  /* store_sql.c and the store*.c it names */
-extern const struct store_ops store_pg_ops;      /* store_pg.c and store_pg_*.c */
+/* The head of any backend's store. */
+static inline const struct store_head *
+store_head_of(const struct store *st)
+{
+	return (const struct store_head *)(const void *)st;
+}
+
+extern const struct store_ops store_sqlite_ops;           /* sqlite_store.c */
+extern const struct store_ops store_pg_ops;               /* pg_store.c */
+extern const struct store_admin_ops store_sqlite_admin_ops; /* sqlite_admin.c */
+extern const struct store_admin_ops store_pg_admin_ops;     /* pg_admin.c */
 
 #define STORE_FN(type, name, params, args) \
 	type sqlite_store_##name params; \
 	type pg_store_##name params;
 #include "store/store_fns.h"
+#include "store/store_admin_fns.h"
 #undef STORE_FN
 
 /*

@@ -184,7 +184,7 @@ connect_new(struct store **out, const char *path, enum store_mode mode, int64_t 
 		free(st);
 		return STORE_ERROR;
 	}
-	st->ops = &store_pg_ops;
+	st->head.ops = &store_pg_ops;
 	st->mode = mode;
 	st->deadline = deadline;
 	if (connect_db(st) != 0) {

@@ -34,7 +34,7 @@
 #define PG_STATEMENT_MS 600000
 
 struct store {
-	const struct store_ops *ops;   /* struct store_head: &store_pg_ops */
+	struct store_head head;        /* head.ops: &store_pg_ops */
 	PGconn *conn;
 	char *conninfo;                /* owned copy: the kept store's key */
 	enum store_mode mode;

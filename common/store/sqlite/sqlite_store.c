@@ -49,7 +49,7 @@ sqlite_store_open(struct store **out, const char *path, enum store_mode mode)
 		free(st);
 		return STORE_ERROR;
 	}
-	st->ops = &store_sqlite_ops;
+	st->head.ops = &store_sqlite_ops;
 	st->mode = mode;
 	if ((sync = io_env("CONSENT_SYNC")) != NULL && (st->sync = strdup(sync)) == NULL) {
 		log_error("out of memory");

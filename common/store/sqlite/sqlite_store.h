@@ -21,7 +21,7 @@
 #define SQL_CACHE_MAX 16
 
 struct store {
-	const struct store_ops *ops;   /* struct store_head: &store_sqlite_ops */
+	struct store_head head;        /* head.ops: &store_sqlite_ops */
 	sqlite3 *db;
 	char *path;              /* owned copy */
 	enum store_mode mode;
