@@ -32,7 +32,7 @@ pg_store_builtin_record(struct store *st, const char *sha256, const char *pieces
 	}
 	clock_now(now, NULL);
 	const char *const p[] = {sha256, text, now};
-	rc = pgsql_change(st, sql, PG_NPARAMS(p), p, NULL, "record built-in texts");
+	rc = pg_change(st, sql, PG_NPARAMS(p), p, NULL, "record built-in texts");
 	free(text);
 	return rc;
 }
@@ -63,7 +63,7 @@ pg_store_builtin_get(struct store *st, const char *sha256, char **pieces, size_t
 
 	*pieces = NULL;
 	*len = 0;
-	if (pgsql_run(st, sql, PG_NPARAMS(p), p, &r, "built-in texts") != STORE_OK)
+	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "built-in texts") != STORE_OK)
 		return STORE_ERROR;
 	rc = PQntuples(r) == 0 ? STORE_NOTFOUND : field_copy(r, 0, 0, pieces, len);
 	PQclear(r);
@@ -78,7 +78,7 @@ pg_store_builtin_each(struct store *st, store_builtin_fn fn, void *arg)
 	PGresult *r = NULL;
 	int rc = STORE_OK, n;
 
-	if (pgsql_run(st, sql, 0, NULL, &r, "built-in texts") != STORE_OK)
+	if (pg_run(st, sql, 0, NULL, &r, "built-in texts") != STORE_OK)
 		return STORE_ERROR;
 	n = PQntuples(r);
 	for (int i = 0; i < n && rc == STORE_OK; i++) {
@@ -106,5 +106,5 @@ pg_store_builtin_missing(struct store *st, const char *key, int64_t *n)
 	const char *const p[] = {key};
 
 	*n = 0;
-	return pgsql_int64(st, sql, PG_NPARAMS(p), p, n, "built-in texts not recorded");
+	return pg_run_int64(st, sql, PG_NPARAMS(p), p, n, "built-in texts not recorded");
 }

@@ -1,4 +1,4 @@
-/* store_pg_copy.c: the PostgreSQL store's side of copying a whole database (consentctl migrate). */
+/* pg_copy.c: the PostgreSQL store's side of copying a whole database (consentctl migrate). */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 
 /*
  * The parts of a copy (store.h), in the order it takes them, with the
- * same columns in the same order as store_copy.c's (schema.sql's order;
+ * same columns in the same order as sqlite_copy.c's (schema.sql's order;
  * sites without config_id, which is its own part after configs).  A table
  * is written with COPY ... FROM STDIN (one statement per table, which
  * pgbouncer's transaction pooling passes like any other), then its
@@ -107,10 +107,10 @@ check_version(struct store *st)
 	const char *p = strstr(schema_pg_data, mark);
 	int64_t want = p != NULL ? strtoll(p + sizeof(mark) - 1, NULL, 10) : -1, have = 0;
 
-	if (pgsql_int64(st, "SELECT (to_regclass('schema_version') IS NOT NULL)::int", 0, NULL,
+	if (pg_run_int64(st, "SELECT (to_regclass('schema_version') IS NOT NULL)::int", 0, NULL,
 	    &have, "schema version") != STORE_OK)
 		return STORE_ERROR;
-	if (have && pgsql_int64(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0,
+	if (have && pg_run_int64(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0,
 	    NULL, &have, "schema version") != STORE_OK)
 		return STORE_ERROR;
 	if (have == want)
@@ -142,7 +142,7 @@ pg_store_copy_count(struct store *st, const char *name, int64_t *n)
 {
 	const struct part *t = part_named(name);
 
-	if (t == NULL || pgsql_int64(st, t->count, 0, NULL, n, t->name) != STORE_OK)
+	if (t == NULL || pg_run_int64(st, t->count, 0, NULL, n, t->name) != STORE_OK)
 		return STORE_ERROR;
 	return STORE_OK;
 }
@@ -165,14 +165,14 @@ pg_store_copy_read(struct store *st, const char *name, store_cells_fn fn, void *
 
 	if (t == NULL)
 		return STORE_ERROR;
-	if (own && pgsql_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
+	if (own && pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
 		return STORE_ERROR;
-	if (pgsql_run(st, "SET LOCAL extra_float_digits = 1", 0, NULL, NULL, "copy") != STORE_OK ||
-	    pgsql_run(st, t->read, 0, NULL, NULL, t->name) != STORE_OK)
+	if (pg_run(st, "SET LOCAL extra_float_digits = 1", 0, NULL, NULL, "copy") != STORE_OK ||
+	    pg_run(st, t->read, 0, NULL, NULL, t->name) != STORE_OK)
 		goto out;
 	do {
 		PQclear(r);
-		if (pgsql_run(st, "FETCH " FETCH_ROWS " FROM " CURSOR, 0, NULL, &r, t->name) != STORE_OK)
+		if (pg_run(st, "FETCH " FETCH_ROWS " FROM " CURSOR, 0, NULL, &r, t->name) != STORE_OK)
 			goto out;
 		if (PQnfields(r) != t->ncols) {
 			log_error("copy %s: %d columns, want %d", t->name, PQnfields(r), t->ncols);
@@ -188,18 +188,18 @@ pg_store_copy_read(struct store *st, const char *name, store_cells_fn fn, void *
 			}
 		}
 	} while (rows > 0);
-	rc = pgsql_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
+	rc = pg_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
 out:
 	PQclear(r);
 	if (own) {
 		if (rc == STORE_OK)
-			rc = pgsql_commit(st) == 0 ? STORE_OK : STORE_ERROR;
+			rc = pg_commit(st) == 0 ? STORE_OK : STORE_ERROR;
 		else
-			pgsql_rollback(st);
+			pg_rollback(st);
 	} else if (rc != STORE_OK && st->conn != NULL &&
 	    PQtransactionStatus(st->conn) == PQTRANS_INTRANS) {
 		/* fn stopped the walk: the snapshot goes on without the cursor. */
-		pgsql_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
+		pg_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
 	}
 	return rc;
 }
@@ -218,9 +218,9 @@ pg_store_copy_begin(struct store *st)
 {
 	int64_t n;
 
-	if (pgsql_begin(st, "") != 0)
+	if (pg_begin(st, "") != 0)
 		return STORE_ERROR;
-	if (pgsql_run(st, "SET LOCAL statement_timeout = 0", 0, NULL, NULL, "copy") != STORE_OK ||
+	if (pg_run(st, "SET LOCAL statement_timeout = 0", 0, NULL, NULL, "copy") != STORE_OK ||
 	    check_version(st) != STORE_OK)
 		goto fail;
 	for (size_t i = 0; i < NPARTS; i++) {
@@ -234,11 +234,11 @@ pg_store_copy_begin(struct store *st)
 			goto fail;
 		}
 	}
-	if (pgsql_change(st, "DELETE FROM builtin_texts", 0, NULL, NULL, "builtin_texts") != STORE_OK)
+	if (pg_change(st, "DELETE FROM builtin_texts", 0, NULL, NULL, "builtin_texts") != STORE_OK)
 		goto fail;
 	return STORE_OK;
 fail:
-	pgsql_rollback(st);
+	pg_rollback(st);
 	return STORE_ERROR;
 }
 
@@ -250,7 +250,7 @@ log_copy(const char *part, const char *msg)
 	char what[64];
 
 	snprintf(what, sizeof(what), "copy %s", part);
-	pgsql_log(what, msg);
+	pg_log_error(what, msg);
 }
 
 /* The end of a wait that starts now: the store's deadline, if it has one,
@@ -258,8 +258,8 @@ log_copy(const char *part, const char *msg)
 static int
 wait_socket(struct store *st, short events)
 {
-	return pgsql_wait(st->conn, events,
-	    st->deadline != 0 ? st->deadline : pgsql_now_ms() + PG_STATEMENT_MS);
+	return pg_wait(st->conn, events,
+	    st->deadline != 0 ? st->deadline : pg_now_ms() + PG_STATEMENT_MS);
 }
 
 /* Send everything libpq holds, reading what the server says meanwhile:
@@ -273,7 +273,7 @@ flush(struct store *st, const char *part)
 		if (wait_socket(st, POLLIN | POLLOUT) != 0) {
 			log_copy(part, errno == ETIMEDOUT ? "no answer in time (server or pgbouncer "
 			    "frozen?)" : strerror(errno));
-			pgsql_drop(st);
+			pg_drop(st);
 			return -1;
 		}
 		if (PQconsumeInput(st->conn) == 0)
@@ -281,7 +281,7 @@ flush(struct store *st, const char *part)
 	}
 	if (rc != 0) {
 		log_copy(part, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_drop(st);
 		return -1;
 	}
 	return 0;
@@ -300,7 +300,7 @@ next_result(struct store *st, const char *part, int *failed)
 		if (wait_socket(st, POLLIN) != 0 || PQconsumeInput(st->conn) == 0) {
 			log_copy(part, errno == ETIMEDOUT ? "no answer in time (server or pgbouncer "
 			    "frozen?)" : PQerrorMessage(st->conn));
-			pgsql_drop(st);
+			pg_drop(st);
 			*failed = 1;
 			return NULL;
 		}
@@ -423,7 +423,7 @@ copy_in(struct store *st, const struct part *t, store_feed_fn feed, void *arg,
 	}
 	if (PQsendQueryParams(st->conn, t->write, 0, NULL, NULL, NULL, NULL, 0) == 0) {
 		log_copy(t->name, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_drop(st);
 		return STORE_ERROR;
 	}
 	if ((r = next_result(st, t->name, &failed)) == NULL) {
@@ -464,7 +464,7 @@ copy_in(struct store *st, const struct part *t, store_feed_fn feed, void *arg,
 		rc = STORE_ERROR;
 	else if (rc == STORE_OK && PQstatus(st->conn) != CONNECTION_OK) {
 		log_copy(t->name, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_drop(st);
 		rc = STORE_ERROR;
 	}
 out:
@@ -491,7 +491,7 @@ put_update(void *arg, const char *const *cells, size_t n)
 		log_error("copy %s: a row of %zu cells, want %d", u->t->name, n, u->t->ncols);
 		return STORE_ERROR;
 	}
-	rc = pgsql_change_one(u->st, u->t->write, (int)n, cells, u->t->name);
+	rc = pg_change_one(u->st, u->t->write, (int)n, cells, u->t->name);
 	if (rc == STORE_NOTFOUND)
 		log_error("copy %s: no row for %s", u->t->name, cells[0] ? cells[0] : "NULL");
 	if (rc != STORE_OK)
@@ -518,7 +518,7 @@ pg_store_copy_write(struct store *st, const char *name, store_feed_fn feed, void
 	}
 	if (copy_in(st, t, feed, arg, written) != STORE_OK)
 		return STORE_ERROR;
-	if (t->identity != NULL && pgsql_run(st, t->identity, 0, NULL, NULL, t->name) != STORE_OK)
+	if (t->identity != NULL && pg_run(st, t->identity, 0, NULL, NULL, t->name) != STORE_OK)
 		return STORE_ERROR;
 	return STORE_OK;
 }
@@ -527,8 +527,8 @@ int
 pg_store_copy_end(struct store *st, int commit)
 {
 	if (!commit) {
-		pgsql_rollback(st);
+		pg_rollback(st);
 		return STORE_OK;
 	}
-	return pgsql_commit(st) == 0 ? STORE_OK : STORE_ERROR;
+	return pg_commit(st) == 0 ? STORE_OK : STORE_ERROR;
 }

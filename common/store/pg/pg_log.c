@@ -34,32 +34,32 @@ pg_store_consent_export(struct store *st, const char *key, const char *since,
 	int64_t id;
 	int rc, n;
 
-	if (pgsql_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
+	if (pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
 		return STORE_ERROR;
-	if ((rc = pgsql_site_id(st, key, 0, &id)) != STORE_OK)
+	if ((rc = pg_site_id(st, key, 0, &id)) != STORE_OK)
 		goto out;
-	pgsql_int_text(idt, id);
-	if ((rc = pgsql_run(st, declare_sql, PG_NPARAMS(p), p, NULL, "consent export")) != STORE_OK)
+	pg_int_text(idt, id);
+	if ((rc = pg_run(st, declare_sql, PG_NPARAMS(p), p, NULL, "consent export")) != STORE_OK)
 		goto out;
 	do {
-		if ((rc = pgsql_run(st, fetch_sql, 0, NULL, &r, "consent export")) != STORE_OK)
+		if ((rc = pg_run(st, fetch_sql, 0, NULL, &r, "consent export")) != STORE_OK)
 			goto out;
 		n = PQntuples(r);
-		rc = pgsql_walk(r, store_export_columns, store_export_ncolumns, fn, arg);
+		rc = pg_walk(r, store_export_columns, store_export_ncolumns, fn, arg);
 		PQclear(r);
 		r = NULL;
 	} while (rc == STORE_OK && n == EXPORT_BATCH);
 out:
 	if (rc == STORE_OK)
-		return pgsql_commit(st) == 0 ? STORE_OK : STORE_ERROR;
-	pgsql_rollback(st);
+		return pg_commit(st) == 0 ? STORE_OK : STORE_ERROR;
+	pg_rollback(st);
 	return rc;
 }
 
 static const struct store_column stats_columns[] = { STATS_COLUMN_LIST };
 
 /*
- * As SQLite's (store_log.c), in one statement by the site's key (no row:
+ * As SQLite's (sqlite_log.c), in one statement by the site's key (no row:
  * no such site).  The month's visitors are the sum of its 16 slots
  * (schema_pg.sql).  json_build_object, not jsonb's, which would sort the
  * keys: the objects keep SQLite's order.  gpc_percent is numeric, rounded
@@ -96,6 +96,6 @@ pg_store_stats(struct store *st, const char *key, cJSON **out)
 	const char *const p[] = {key, month};
 
 	clock_now(now, month);
-	return pgsql_one_row(st, sql, PG_NPARAMS(p), p, stats_columns,
+	return pg_one_row(st, sql, PG_NPARAMS(p), p, stats_columns,
 	    nitems(stats_columns), out, "stats");
 }

@@ -14,7 +14,7 @@ pg_store_sync_start(struct store *st, const char *key, const char *sync_id)
 	const char *const p[] = {key, sync_id, now};
 
 	clock_now(now, NULL);
-	return pgsql_change_one(st, sql, PG_NPARAMS(p), p, "sync start");
+	return pg_change_one(st, sql, PG_NPARAMS(p), p, "sync start");
 }
 
 static const struct store_column sync_columns[] = { SYNC_COLUMN_LIST };
@@ -29,7 +29,7 @@ pg_store_sync_show(struct store *st, const char *sync_id, cJSON **out)
 	    " FROM syncs y JOIN sites s ON s.id = y.site_id WHERE y.sync_id = $1";
 	const char *const p[] = {sync_id};
 
-	return pgsql_one_row(st, sql, PG_NPARAMS(p), p, sync_columns,
+	return pg_one_row(st, sql, PG_NPARAMS(p), p, sync_columns,
 	    nitems(sync_columns), out, "sync show");
 }
 
@@ -47,6 +47,6 @@ pg_store_scripts_list(struct store *st, const char *key, store_row_fn fn, void *
 	    " ORDER BY domain";
 	const char *const p[] = {key};
 
-	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, script_columns,
+	return pg_site_rows(st, sql, PG_NPARAMS(p), p, script_columns,
 	    nitems(script_columns), fn, arg, "scripts list");
 }

@@ -1,4 +1,4 @@
-/* store_pg.c: the PostgreSQL store's connection, its waits, transactions and rows. */
+/* pg_store.c: the PostgreSQL store's connection, its waits, transactions and rows. */
 #include <errno.h>
 #include <math.h>
 #include <nss.h>
@@ -15,7 +15,7 @@
 static void pg_store_close(struct store *st);
 
 int64_t
-pgsql_now_ms(void)
+pg_now_ms(void)
 {
 	struct timespec ts;
 
@@ -24,7 +24,7 @@ pgsql_now_ms(void)
 }
 
 const char *
-pgsql_int_text(char buf[24], int64_t v)
+pg_int_text(char buf[24], int64_t v)
 {
 	snprintf(buf, 24, "%lld", (long long)v);
 	return buf;
@@ -35,7 +35,7 @@ pgsql_int_text(char buf[24], int64_t v)
  * one line per failure.  libpq never puts a password in its messages.
  */
 void
-pgsql_log(const char *what, const char *msg)
+pg_log_error(const char *what, const char *msg)
 {
 	char line[512];
 	size_t n = 0;
@@ -55,7 +55,7 @@ pgsql_log(const char *what, const char *msg)
 /* The connection is of no more use (timed out, broken): close it, so that
  * nothing half-read is ever taken for the next answer. */
 void
-pgsql_drop(struct store *st)
+pg_drop(struct store *st)
 {
 	if (st->conn != NULL)
 		PQfinish(st->conn);
@@ -68,13 +68,13 @@ pgsql_drop(struct store *st)
 static int64_t
 wait_end(const struct store *st, int64_t per_wait)
 {
-	return st->deadline != 0 ? st->deadline : pgsql_now_ms() + per_wait;
+	return st->deadline != 0 ? st->deadline : pg_now_ms() + per_wait;
 }
 
 /* Wait until the connection's socket is ready (POLLIN or POLLOUT) or end
  * passes: 0, or -1 (timed out or failed: errno). */
 int
-pgsql_wait(PGconn *conn, short events, int64_t end)
+pg_wait(PGconn *conn, short events, int64_t end)
 {
 	struct pollfd p = {.fd = PQsocket(conn), .events = events};
 
@@ -83,7 +83,7 @@ pgsql_wait(PGconn *conn, short events, int64_t end)
 		return -1;
 	}
 	for (;;) {
-		int64_t left = end - pgsql_now_ms();
+		int64_t left = end - pg_now_ms();
 		int rc;
 		if (left <= 0) {
 			errno = ETIMEDOUT;
@@ -133,7 +133,7 @@ connect_db(struct store *st)
 	static const char *const keys[] = {"dbname", "client_encoding", "connect_timeout",
 	                                   "fallback_application_name", NULL};
 	const char *values[] = {st->conninfo, "UTF8", "10", "consent", NULL};
-	int64_t end = st->deadline != 0 ? st->deadline : pgsql_now_ms() + PG_CONNECT_MS;
+	int64_t end = st->deadline != 0 ? st->deadline : pg_now_ms() + PG_CONNECT_MS;
 	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
 
 	nss_static();
@@ -143,29 +143,29 @@ connect_db(struct store *st)
 		return -1;
 	}
 	if (PQstatus(st->conn) == CONNECTION_BAD) {
-		pgsql_log("connect", PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_log_error("connect", PQerrorMessage(st->conn));
+		pg_drop(st);
 		return -1;
 	}
 	for (;;) {
 		if (s == PGRES_POLLING_OK)
 			break;
 		if (s == PGRES_POLLING_FAILED) {
-			pgsql_log("connect", PQerrorMessage(st->conn));
-			pgsql_drop(st);
+			pg_log_error("connect", PQerrorMessage(st->conn));
+			pg_drop(st);
 			return -1;
 		}
-		if (pgsql_wait(st->conn, s == PGRES_POLLING_READING ? POLLIN : POLLOUT, end) != 0) {
-			pgsql_log("connect", errno == ETIMEDOUT ? "no answer in time (server or pgbouncer down or frozen?)"
+		if (pg_wait(st->conn, s == PGRES_POLLING_READING ? POLLIN : POLLOUT, end) != 0) {
+			pg_log_error("connect", errno == ETIMEDOUT ? "no answer in time (server or pgbouncer down or frozen?)"
 			                                     : strerror(errno));
-			pgsql_drop(st);
+			pg_drop(st);
 			return -1;
 		}
 		s = PQconnectPoll(st->conn);
 	}
 	if (PQsetnonblocking(st->conn, 1) != 0) {
-		pgsql_log("connect", PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_log_error("connect", PQerrorMessage(st->conn));
+		pg_drop(st);
 		return -1;
 	}
 	return 0;
@@ -206,7 +206,7 @@ pg_store_close(struct store *st)
 {
 	if (st == NULL)
 		return;
-	pgsql_drop(st);
+	pg_drop(st);
 	free(st->conninfo);
 	free(st);
 }
@@ -219,7 +219,7 @@ next_result(struct store *st, int64_t end, int *failed)
 	int rc;
 
 	while ((rc = PQflush(st->conn)) == 1) {
-		if (pgsql_wait(st->conn, POLLIN | POLLOUT, end) != 0)
+		if (pg_wait(st->conn, POLLIN | POLLOUT, end) != 0)
 			goto timeout;
 		if (PQconsumeInput(st->conn) == 0)
 			goto broken;
@@ -227,7 +227,7 @@ next_result(struct store *st, int64_t end, int *failed)
 	if (rc < 0)
 		goto broken;
 	while (PQisBusy(st->conn)) {
-		if (pgsql_wait(st->conn, POLLIN, end) != 0)
+		if (pg_wait(st->conn, POLLIN, end) != 0)
 			goto timeout;
 		if (PQconsumeInput(st->conn) == 0)
 			goto broken;
@@ -262,8 +262,8 @@ run(struct store *st, const char *sql, int n, const char *const *params, int sim
 	}
 	if ((simple ? PQsendQuery(st->conn, sql)
 	            : PQsendQueryParams(st->conn, sql, n, NULL, params, NULL, NULL, 0)) == 0) {
-		pgsql_log(what, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_log_error(what, PQerrorMessage(st->conn));
+		pg_drop(st);
 		return STORE_ERROR;
 	}
 	while ((r = next_result(st, end, &failed)) != NULL) {
@@ -277,7 +277,7 @@ run(struct store *st, const char *sql, int n, const char *const *params, int sim
 				if (state != NULL && strcmp(state, "23505") == 0) {
 					rc = STORE_EXISTS;
 				} else {
-					pgsql_log(what, PQresultErrorMessage(r));
+					pg_log_error(what, PQresultErrorMessage(r));
 					rc = STORE_ERROR;
 				}
 			}
@@ -287,10 +287,10 @@ run(struct store *st, const char *sql, int n, const char *const *params, int sim
 	}
 	if (failed) {
 		if (rc == STORE_OK)   /* else the error result said why */
-			pgsql_log(what, failed == 2 ? "no answer in time (server or pgbouncer frozen?)"
+			pg_log_error(what, failed == 2 ? "no answer in time (server or pgbouncer frozen?)"
 			                         : PQerrorMessage(st->conn));
 		PQclear(last);
-		pgsql_drop(st);
+		pg_drop(st);
 		return STORE_ERROR;
 	}
 	if (rc == STORE_OK && res != NULL)
@@ -299,28 +299,28 @@ run(struct store *st, const char *sql, int n, const char *const *params, int sim
 		PQclear(last);
 	if (PQstatus(st->conn) != CONNECTION_OK) {
 		if (rc == STORE_OK)
-			pgsql_log(what, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+			pg_log_error(what, PQerrorMessage(st->conn));
+		pg_drop(st);
 		return STORE_ERROR;
 	}
 	return rc;
 }
 
 int
-pgsql_run(struct store *st, const char *sql, int n, const char *const *params,
+pg_run(struct store *st, const char *sql, int n, const char *const *params,
        PGresult **res, const char *what)
 {
 	return run(st, sql, n, params, 0, res, what);
 }
 
 int
-pgsql_script(struct store *st, const char *text, const char *what)
+pg_script(struct store *st, const char *text, const char *what)
 {
 	return run(st, text, 0, NULL, 1, NULL, what);
 }
 
 int
-pgsql_change(struct store *st, const char *sql, int n, const char *const *params,
+pg_change(struct store *st, const char *sql, int n, const char *const *params,
           int64_t *changed, const char *what)
 {
 	PGresult *r = NULL;
@@ -333,11 +333,11 @@ pgsql_change(struct store *st, const char *sql, int n, const char *const *params
 }
 
 int
-pgsql_change_one(struct store *st, const char *sql, int n, const char *const *params,
+pg_change_one(struct store *st, const char *sql, int n, const char *const *params,
               const char *what)
 {
 	int64_t changed = 0;
-	int rc = pgsql_change(st, sql, n, params, &changed, what);
+	int rc = pg_change(st, sql, n, params, &changed, what);
 
 	return rc == STORE_OK && changed == 0 ? STORE_NOTFOUND : rc;
 }
@@ -348,10 +348,10 @@ pgsql_change_one(struct store *st, const char *sql, int n, const char *const *pa
  * with the transaction, so the pooled server connection keeps nothing.
  */
 int
-pgsql_begin(struct store *st, const char *how)
+pg_begin(struct store *st, const char *how)
 {
 	char sql[384];
-	int64_t left = st->deadline != 0 ? st->deadline - pgsql_now_ms() : PG_STATEMENT_MS;
+	int64_t left = st->deadline != 0 ? st->deadline - pg_now_ms() : PG_STATEMENT_MS;
 
 	if (st->in_tx) {   /* PostgreSQL would only warn; SQLite fails */
 		log_error("PostgreSQL: begin: a transaction is already open");
@@ -372,7 +372,7 @@ pgsql_begin(struct store *st, const char *how)
 }
 
 int
-pgsql_commit(struct store *st)
+pg_commit(struct store *st)
 {
 	PGresult *r = NULL;
 	int rc = run(st, "COMMIT", 0, NULL, 0, &r, "commit");
@@ -388,7 +388,7 @@ pgsql_commit(struct store *st)
 }
 
 void
-pgsql_rollback(struct store *st)
+pg_rollback(struct store *st)
 {
 	if (!st->in_tx || st->conn == NULL)
 		return;
@@ -397,7 +397,7 @@ pgsql_rollback(struct store *st)
 }
 
 char *
-pgsql_text_dup(const PGresult *res, int r, int c)
+pg_text_dup(const PGresult *res, int r, int c)
 {
 	if (PQgetisnull(res, r, c))
 		return NULL;
@@ -410,7 +410,7 @@ enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_FLOAT4 = 
 
 /*
  * The JSON value of field (r, c) as SQLite's store gives the same stored
- * value (store_sql.c column_json): integers as numbers (booleans where
+ * value (sqlite_store.c column_json): integers as numbers (booleans where
  * described), a double that SQLite's NUMERIC affinity would have stored as
  * an integer as that integer, other doubles by their shortest exact text,
  * text as a string (parsed where described as JSON).  NULL when out of
@@ -454,7 +454,7 @@ field_json(const PGresult *res, int r, int c, const struct store_column *col)
 }
 
 cJSON *
-pgsql_row(const PGresult *res, int r, const struct store_column *cols, size_t n)
+pg_row(const PGresult *res, int r, const struct store_column *cols, size_t n)
 {
 	cJSON *row = NULL, *v;
 	size_t i;
@@ -491,13 +491,13 @@ oom:
 }
 
 int
-pgsql_walk(const PGresult *res, const struct store_column *cols, size_t n,
+pg_walk(const PGresult *res, const struct store_column *cols, size_t n,
         store_row_fn fn, void *arg)
 {
 	int rows = PQntuples(res);
 
 	for (int r = 0; r < rows; r++) {
-		cJSON *row = pgsql_row(res, r, cols, n);
+		cJSON *row = pg_row(res, r, cols, n);
 		int rc;
 		if (row == NULL)
 			return STORE_ERROR;
@@ -510,21 +510,21 @@ pgsql_walk(const PGresult *res, const struct store_column *cols, size_t n,
 }
 
 int
-pgsql_rows(struct store *st, const char *sql, int n, const char *const *params,
+pg_rows(struct store *st, const char *sql, int n, const char *const *params,
         const struct store_column *cols, size_t ncols, store_row_fn fn, void *arg,
         const char *what)
 {
 	PGresult *r = NULL;
-	int rc = pgsql_run(st, sql, n, params, &r, what);
+	int rc = pg_run(st, sql, n, params, &r, what);
 
 	if (rc == STORE_OK)
-		rc = pgsql_walk(r, cols, ncols, fn, arg);
+		rc = pg_walk(r, cols, ncols, fn, arg);
 	PQclear(r);
 	return rc;
 }
 
 int
-pgsql_site_rows(struct store *st, const char *sql, int n, const char *const *params,
+pg_site_rows(struct store *st, const char *sql, int n, const char *const *params,
                 const struct store_column *cols, size_t ncols, store_row_fn fn, void *arg,
                 const char *what)
 {
@@ -532,28 +532,28 @@ pgsql_site_rows(struct store *st, const char *sql, int n, const char *const *par
 	int64_t id;
 	int rc;
 
-	if (pgsql_run(st, sql, n, params, &r, what) != STORE_OK)
+	if (pg_run(st, sql, n, params, &r, what) != STORE_OK)
 		return STORE_ERROR;
 	if (PQntuples(r) > 0)
-		rc = pgsql_walk(r, cols, ncols, fn, arg);
+		rc = pg_walk(r, cols, ncols, fn, arg);
 	else
-		rc = pgsql_site_id(st, params[0], 0, &id);
+		rc = pg_site_id(st, params[0], 0, &id);
 	PQclear(r);
 	return rc;
 }
 
 int
-pgsql_one_row(struct store *st, const char *sql, int n, const char *const *params,
+pg_one_row(struct store *st, const char *sql, int n, const char *const *params,
            const struct store_column *cols, size_t ncols, cJSON **out, const char *what)
 {
 	PGresult *r = NULL;
-	int rc = pgsql_run(st, sql, n, params, &r, what);
+	int rc = pg_run(st, sql, n, params, &r, what);
 
 	*out = NULL;
 	if (rc == STORE_OK) {
 		if (PQntuples(r) == 0)
 			rc = STORE_NOTFOUND;
-		else if ((*out = pgsql_row(r, 0, cols, ncols)) == NULL)
+		else if ((*out = pg_row(r, 0, cols, ncols)) == NULL)
 			rc = STORE_ERROR;
 	}
 	PQclear(r);
@@ -561,11 +561,11 @@ pgsql_one_row(struct store *st, const char *sql, int n, const char *const *param
 }
 
 int
-pgsql_int64(struct store *st, const char *sql, int n, const char *const *params,
+pg_run_int64(struct store *st, const char *sql, int n, const char *const *params,
          int64_t *v, const char *what)
 {
 	PGresult *r = NULL;
-	int rc = pgsql_run(st, sql, n, params, &r, what);
+	int rc = pg_run(st, sql, n, params, &r, what);
 
 	if (rc == STORE_OK) {
 		if (PQntuples(r) == 0 || PQnfields(r) < 1 || PQgetisnull(r, 0, 0))
@@ -578,13 +578,13 @@ pgsql_int64(struct store *st, const char *sql, int n, const char *const *params,
 }
 
 int
-pgsql_site_id(struct store *st, const char *key, int lock, int64_t *id)
+pg_site_id(struct store *st, const char *key, int lock, int64_t *id)
 {
 	const char *p[] = {key};
 
 	if (strlen(key) > SITE_KEY_MAX)
 		return STORE_NOTFOUND;
-	return pgsql_int64(st, lock ? "SELECT id FROM sites WHERE site_key = $1 FOR NO KEY UPDATE"
+	return pg_run_int64(st, lock ? "SELECT id FROM sites WHERE site_key = $1 FOR NO KEY UPDATE"
 	                         : "SELECT id FROM sites WHERE site_key = $1",
 	    1, p, id, "site lookup");
 }
@@ -616,7 +616,7 @@ idle_and_open(PGconn *conn)
 static int
 pg_store_acquire(struct store **out, const char *path, enum store_mode mode)
 {
-	int64_t deadline = pgsql_now_ms() + PG_REQUEST_MS;
+	int64_t deadline = pg_now_ms() + PG_REQUEST_MS;
 
 	*out = NULL;
 	if (kept != NULL && (kept->mode != mode || strcmp(kept->conninfo, path) != 0 ||
@@ -640,7 +640,7 @@ pg_store_release(struct store *st, int failed)
 		pg_store_close(st);
 		return;
 	}
-	pgsql_rollback(st);
+	pg_rollback(st);
 	if (failed || !io_persistent()) {
 		pg_store_close(kept);
 		kept = NULL;

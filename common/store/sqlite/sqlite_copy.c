@@ -1,4 +1,4 @@
-/* store_copy.c: the SQLite store's side of copying a whole database (consentctl migrate). */
+/* sqlite_copy.c: the SQLite store's side of copying a whole database (consentctl migrate). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
  * The parts of a copy (store.h), in the order it takes them: a table after
  * every table it refers to, the sites' published version (sites.config_id)
  * after the configs.  Each table's columns are schema.sql's, in its order
- * (sites without config_id); store_pg_copy.c lists the same parts with the
+ * (sites without config_id); pg_copy.c lists the same parts with the
  * same columns in the same order.  write binds the cells as text, and each
  * column's affinity makes of them what the service stored: integers in
  * INTEGER columns, text stays text.  The NUMERIC columns that hold
@@ -95,9 +95,9 @@ check_version(struct store *st)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (db_prepare(st->db, "PRAGMA user_version", &q) != 0)
+	if (sqlite_db_prepare(st->db, "PRAGMA user_version", &q) != 0)
 		return STORE_ERROR;
-	rc = sql_int64(st, q, &have, st->path);
+	rc = sqlite_step_int64(st, q, &have, st->path);
 	sqlite3_finalize(q);
 	if (rc != STORE_OK)
 		return STORE_ERROR;
@@ -133,9 +133,9 @@ sqlite_store_copy_count(struct store *st, const char *name, int64_t *n)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (t == NULL || db_prepare(st->db, t->count, &q) != 0)
+	if (t == NULL || sqlite_db_prepare(st->db, t->count, &q) != 0)
 		return STORE_ERROR;
-	rc = sql_int64(st, q, n, t->name);
+	rc = sqlite_step_int64(st, q, n, t->name);
 	sqlite3_finalize(q);
 	return rc == STORE_OK ? STORE_OK : STORE_ERROR;
 }
@@ -197,7 +197,7 @@ sqlite_store_copy_read(struct store *st, const char *name, store_cells_fn fn, vo
 	sqlite3_stmt *q = NULL;
 	int rc, i;
 
-	if (t == NULL || db_prepare(st->db, t->read, &q) != 0)
+	if (t == NULL || sqlite_db_prepare(st->db, t->read, &q) != 0)
 		return STORE_ERROR;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		for (i = 0; i < t->ncols; i++)
@@ -210,7 +210,7 @@ sqlite_store_copy_read(struct store *st, const char *name, store_cells_fn fn, vo
 		rc = STORE_OK;
 		goto out;
 	}
-	db_log(st->db, t->name);
+	sqlite_db_log(st->db, t->name);
 fail:
 	rc = STORE_ERROR;
 out:
@@ -230,7 +230,7 @@ sqlite_store_copy_begin(struct store *st)
 	int64_t n;
 	sqlite3_stmt *q = NULL;
 
-	if (check_version(st) != STORE_OK || db_begin(st->db) != 0)
+	if (check_version(st) != STORE_OK || sqlite_db_begin(st->db) != 0)
 		return STORE_ERROR;
 	for (size_t i = 0; i < NPARTS; i++) {
 		if (strcmp(parts[i].name, "builtin_texts") == 0)
@@ -243,14 +243,14 @@ sqlite_store_copy_begin(struct store *st)
 			goto fail;
 		}
 	}
-	if (db_prepare(st->db, "DELETE FROM builtin_texts", &q) != 0 ||
-	    sql_change(st, q, "builtin_texts") != STORE_OK)
+	if (sqlite_db_prepare(st->db, "DELETE FROM builtin_texts", &q) != 0 ||
+	    sqlite_change(st, q, "builtin_texts") != STORE_OK)
 		goto fail;
 	sqlite3_finalize(q);
 	return STORE_OK;
 fail:
 	sqlite3_finalize(q);
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	return STORE_ERROR;
 }
 
@@ -277,7 +277,7 @@ bind_cell(const struct put *p, size_t i, const char *cell)
 			return;
 		}
 	}
-	db_bind_text(p->q, (int)i + 1, cell);
+	sqlite_db_bind_text(p->q, (int)i + 1, cell);
 }
 
 /* store_cells_fn: one row into the part, which must change exactly one row
@@ -297,7 +297,7 @@ put_row(void *arg, const char *const *cells, size_t n)
 	rc = sqlite3_step(p->q);
 	sqlite3_reset(p->q);
 	if (rc != SQLITE_DONE) {
-		db_log(p->st->db, p->t->name);
+		sqlite_db_log(p->st->db, p->t->name);
 		return STORE_ERROR;
 	}
 	if (sqlite3_changes(p->st->db) != 1) {
@@ -316,7 +316,7 @@ sqlite_store_copy_write(struct store *st, const char *name, store_feed_fn feed, 
 	int rc = STORE_ERROR;
 
 	*written = 0;
-	if (p.t == NULL || db_prepare(st->db, p.t->write, &p.q) != 0)
+	if (p.t == NULL || sqlite_db_prepare(st->db, p.t->write, &p.q) != 0)
 		return STORE_ERROR;
 	if (sqlite3_bind_parameter_count(p.q) != p.t->ncols)
 		log_error("copy %s: the statement takes %d cells, the part has %d", p.t->name,
@@ -332,8 +332,8 @@ int
 sqlite_store_copy_end(struct store *st, int commit)
 {
 	if (!commit) {
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		return STORE_OK;
 	}
-	return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
+	return sqlite_db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
 }

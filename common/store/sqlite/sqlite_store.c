@@ -1,4 +1,4 @@
-/* store_sql.c: the SQLite store's connection and the rows it hands out. */
+/* sqlite_store.c: the SQLite store's connection and the rows it hands out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +56,7 @@ sqlite_store_open(struct store **out, const char *path, enum store_mode mode)
 		sqlite_store_close(st);
 		return STORE_ERROR;
 	}
-	if (db_open(path, open_flags(mode), &st->db) != 0) {
+	if (sqlite_db_open(path, open_flags(mode), &st->db) != 0) {
 		sqlite_store_close(st);
 		return STORE_ERROR;
 	}
@@ -77,7 +77,7 @@ sqlite_store_close(struct store *st)
 }
 
 int
-sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
+sqlite_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
 {
 	size_t i;
 
@@ -88,9 +88,9 @@ sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
 		}
 	}
 	if (st->ncache == SQL_CACHE_MAX)
-		return db_prepare(st->db, sql, q);
+		return sqlite_db_prepare(st->db, sql, q);
 	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, q, NULL) != SQLITE_OK) {
-		db_log(st->db, "prepare");
+		sqlite_db_log(st->db, "prepare");
 		*q = NULL;
 		return -1;
 	}
@@ -101,7 +101,7 @@ sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
 }
 
 void
-sql_done(struct store *st, sqlite3_stmt *q)
+sqlite_done(struct store *st, sqlite3_stmt *q)
 {
 	if (q == NULL)
 		return;
@@ -139,12 +139,12 @@ exec_kept(struct store *st, const char *sql, const char *what)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (sql_prepare(st, sql, &q) != 0)
+	if (sqlite_prepare(st, sql, &q) != 0)
 		return -1;
 	rc = sqlite3_step(q);
 	if (rc != SQLITE_DONE)
-		db_log(st->db, what);
-	sql_done(st, q);
+		sqlite_db_log(st->db, what);
+	sqlite_done(st, q);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -172,20 +172,20 @@ group_commit(void)
 	if (!group_alive())
 		return -1;
 	group.open = 0;
-	ok = db_commit(kept->db) == 0;   /* rolls back when it fails */
+	ok = sqlite_db_commit(kept->db) == 0;   /* rolls back when it fails */
 	group.failed[group.gen % GROUP_RING] = !ok;
 	return ok ? 0 : -1;
 }
 
 int
-sql_write_begin(struct store *st)
+sqlite_write_begin(struct store *st)
 {
 	static const char savepoint[] = "SAVEPOINT w";
 
 	if (!group.on || st != kept)
-		return db_begin(st->db);
+		return sqlite_db_begin(st->db);
 	if (!group_alive()) {
-		if (db_begin(st->db) != 0)
+		if (sqlite_db_begin(st->db) != 0)
 			return -1;
 		group.open = 1;
 		if (++group.gen == 0)
@@ -196,14 +196,14 @@ sql_write_begin(struct store *st)
 }
 
 int
-sql_write_commit(struct store *st)
+sqlite_write_commit(struct store *st)
 {
 	static const char release[] = "RELEASE w";
 
 	if (!group.on || st != kept)
-		return db_commit(st->db);
+		return sqlite_db_commit(st->db);
 	if (!group_alive() || exec_kept(st, release, "release") != 0) {
-		sql_write_undo(st);
+		sqlite_write_undo(st);
 		return -1;
 	}
 	group.joined = group.gen;
@@ -211,20 +211,20 @@ sql_write_commit(struct store *st)
 }
 
 void
-sql_write_undo(struct store *st)
+sqlite_write_undo(struct store *st)
 {
 	static const char back[] = "ROLLBACK TO w";
 	static const char release[] = "RELEASE w";
 
 	if (!group.on || st != kept) {
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		return;
 	}
 	if (!group_alive())
 		return;
 	/* What cannot be taken back alone takes the whole group with it. */
 	if (exec_kept(st, back, "rollback to") != 0 || exec_kept(st, release, "release") != 0) {
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		group.open = 0;
 		group.failed[group.gen % GROUP_RING] = 1;
 	}
@@ -282,16 +282,16 @@ schema_of(struct store *st, int64_t v[2])
 	sqlite3_stmt *q = NULL;
 	int rc = -1;
 
-	if (sql_prepare(st, sql, &q) != 0)
+	if (sqlite_prepare(st, sql, &q) != 0)
 		return -1;
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		v[0] = sqlite3_column_int64(q, 0);
 		v[1] = sqlite3_column_int64(q, 1);
 		rc = 0;
 	} else {
-		db_log(st->db, "schema version");
+		sqlite_db_log(st->db, "schema version");
 	}
-	sql_done(st, q);
+	sqlite_done(st, q);
 	return rc;
 }
 
@@ -303,10 +303,10 @@ same_setting(const char *a, const char *b)
 }
 
 /* Whether the kept store still serves path in mode: opened with this
- * request's settings, a file this process may still write (db_open's
+ * request's settings, a file this process may still write (sqlite_db_open's
  * check: made read-only, or its mount), the same file (not replaced:
  * device and inode), the same schema (not upgraded).  When not, the store
- * is opened again, and db_open refuses what a new process would. */
+ * is opened again, and sqlite_db_open refuses what a new process would. */
 static int
 still_good(struct store *st, const char *path, enum store_mode mode)
 {
@@ -314,7 +314,7 @@ still_good(struct store *st, const char *path, enum store_mode mode)
 	int64_t schema[2];
 
 	return st->mode == mode && strcmp(st->path, path) == 0 &&
-	    same_setting(st->sync, io_env("CONSENT_SYNC")) && db_may_write(path) == 0 &&
+	    same_setting(st->sync, io_env("CONSENT_SYNC")) && sqlite_db_may_write(path) == 0 &&
 	    stat(path, &sb) == 0 && sb.st_dev == st->dev && sb.st_ino == st->ino &&
 	    schema_of(st, schema) == 0 && schema[0] == st->schema[0] &&
 	    schema[1] == st->schema[1];
@@ -370,7 +370,7 @@ sqlite_store_release(struct store *st, int failed)
 			group.close_after = 1;
 		return;
 	}
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	if (failed || !io_persistent() || !sqlite3_get_autocommit(st->db)) {
 		sqlite_store_close(kept);
 		kept = NULL;
@@ -386,7 +386,7 @@ sqlite_store_forget(void)
 }
 
 char *
-sql_text_dup(sqlite3_stmt *q, int i)
+sqlite_text_dup(sqlite3_stmt *q, int i)
 {
 	const unsigned char *t = sqlite3_column_text(q, i);
 
@@ -422,7 +422,7 @@ column_json(sqlite3_stmt *q, int i, const struct store_column *col)
 }
 
 cJSON *
-sql_row(sqlite3_stmt *q, const struct store_column *cols, size_t n)
+sqlite_row(sqlite3_stmt *q, const struct store_column *cols, size_t n)
 {
 	cJSON *row = NULL, *v;
 	size_t i;
@@ -460,14 +460,14 @@ oom:
 }
 
 int
-sql_walk(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
+sqlite_walk(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
          size_t n, store_row_fn fn, void *arg, const char *what)
 {
 	cJSON *row;
 	int rc;
 
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if ((row = sql_row(q, cols, n)) == NULL)
+		if ((row = sqlite_row(q, cols, n)) == NULL)
 			return STORE_ERROR;
 		rc = fn(row, arg);
 		cJSON_Delete(row);
@@ -475,30 +475,30 @@ sql_walk(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
 			return rc;
 	}
 	if (rc != SQLITE_DONE) {
-		db_log(st->db, what);
+		sqlite_db_log(st->db, what);
 		return STORE_ERROR;
 	}
 	return STORE_OK;
 }
 
 int
-sql_one_row(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
+sqlite_one_row(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
             size_t n, cJSON **out, const char *what)
 {
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
-		*out = sql_row(q, cols, n);
+		*out = sqlite_row(q, cols, n);
 		return *out != NULL ? STORE_OK : STORE_ERROR;
 	case SQLITE_DONE:
 		return STORE_NOTFOUND;
 	default:
-		db_log(st->db, what);
+		sqlite_db_log(st->db, what);
 		return STORE_ERROR;
 	}
 }
 
 int
-sql_change(struct store *st, sqlite3_stmt *q, const char *what)
+sqlite_change(struct store *st, sqlite3_stmt *q, const char *what)
 {
 	int rc = sqlite3_step(q);
 
@@ -506,22 +506,22 @@ sql_change(struct store *st, sqlite3_stmt *q, const char *what)
 		return STORE_OK;
 	if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
 		return STORE_EXISTS;
-	db_log(st->db, what);
+	sqlite_db_log(st->db, what);
 	return STORE_ERROR;
 }
 
 int
-sql_change_one(struct store *st, const char *sql, const char *const *texts, int n,
+sqlite_change_one(struct store *st, const char *sql, const char *const *texts, int n,
                const char *what)
 {
 	sqlite3_stmt *q = NULL;
 	int i, rc;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	for (i = 0; i < n; i++)
-		db_bind_text(q, i + 1, texts[i]);
-	rc = sql_change(st, q, what);
+		sqlite_db_bind_text(q, i + 1, texts[i]);
+	rc = sqlite_change(st, q, what);
 	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
 		rc = STORE_NOTFOUND;
 	sqlite3_finalize(q);
@@ -536,16 +536,16 @@ site_prepare(struct store *st, const char *key, const char *sql, sqlite3_stmt **
 	int64_t id;
 	int rc;
 
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
+	if ((rc = sqlite_site_id(st, key, &id)) != STORE_OK)
 		return rc;
-	if (db_prepare(st->db, sql, q) != 0)
+	if (sqlite_db_prepare(st->db, sql, q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(*q, 1, id);
 	return STORE_OK;
 }
 
 int
-sql_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
+sqlite_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
               const struct store_column *cols, size_t n, store_row_fn fn,
               void *arg, const char *what)
 {
@@ -554,14 +554,14 @@ sql_site_rows(struct store *st, const char *key, const char *sql, const char *te
 
 	if ((rc = site_prepare(st, key, sql, &q)) != STORE_OK)
 		return rc;
-	db_bind_text(q, 2, text2);
-	rc = sql_walk(st, q, cols, n, fn, arg, what);
+	sqlite_db_bind_text(q, 2, text2);
+	rc = sqlite_walk(st, q, cols, n, fn, arg, what);
 	sqlite3_finalize(q);
 	return rc;
 }
 
 int
-sql_int64(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
+sqlite_step_int64(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
 {
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
@@ -570,28 +570,28 @@ sql_int64(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
 	case SQLITE_DONE:
 		return STORE_NOTFOUND;
 	default:
-		db_log(st->db, what);
+		sqlite_db_log(st->db, what);
 		return STORE_ERROR;
 	}
 }
 
 int
-sql_site_id(struct store *st, const char *key, int64_t *id)
+sqlite_site_id(struct store *st, const char *key, int64_t *id)
 {
 	static const char sql[] = "SELECT id FROM sites WHERE site_key = ?1";
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	rc = sql_int64(st, q, id, "site lookup");
+	sqlite_db_bind_text(q, 1, key);
+	rc = sqlite_step_int64(st, q, id, "site lookup");
 	sqlite3_finalize(q);
 	return rc;
 }
 
 int
-sql_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
+sqlite_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
                const char *what)
 {
 	sqlite3_stmt *q = NULL;
@@ -599,7 +599,7 @@ sql_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
 
 	if ((rc = site_prepare(st, key, sql, &q)) != STORE_OK)
 		return rc;
-	rc = sql_int64(st, q, v, what);
+	rc = sqlite_step_int64(st, q, v, what);
 	sqlite3_finalize(q);
 	return rc;
 }
