@@ -184,27 +184,6 @@ store_group_committed(unsigned g)
 #include "store/store_fns.h"
 #undef STORE_FN
 
-/*
- * A fraction as the shortest decimal that reads back as the same double
- * (cJSON prints 15 digits and calls that equal when it is merely close): an
- * export then carries exactly what is stored, and what the entry's digest
- * covers (README "The proof of the consent log").  NULL when out of memory.
- */
-cJSON *
-store_exact_number(double d)
-{
-	char text[40];
-
-	if (!isfinite(d))
-		return cJSON_CreateNull();
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(text, sizeof(text), "%.*g", digits, d);
-		if (strtod(text, NULL) == d)
-			break;
-	}
-	return cJSON_CreateRaw(text);
-}
-
 void
 store_site_clear(struct site *s)
 {

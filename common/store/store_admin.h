@@ -48,7 +48,7 @@ int store_site_pause(struct store *st, const char *key, int paused);
 /*
  * Listings reach consentctl as rows: JSON objects whose members are the
  * query's output columns, each described once, in order, by name, type and
- * whether it is left out when it has no value.  The SQLite store checks
+ * whether it is left out when it has no value.  Both backends check
  * every statement's columns against their description, so a renamed alias
  * cannot silently change a type or a name.
  */

@@ -88,11 +88,6 @@ extern const struct store_admin_ops store_pg_admin_ops;     /* pg_admin.c */
  */
 int store_site_filled(struct site *s, int has_skeleton, int has_rules);
 
-/* A double as the shortest decimal that reads back as it, raw JSON (both
- * stores' rows: an export carries exactly what is stored); NULL when out
- * of memory.  store.c. */
-cJSON *store_exact_number(double d);
-
 /*
  * The columns of a consent entry as the export and the proof read them
  * (store_export_columns, store_log_columns): LOG_COLUMN_LIST(the type of

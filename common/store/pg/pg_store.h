@@ -93,9 +93,11 @@ int pg_begin(struct store *st, const char *how);
 int pg_commit(struct store *st);
 void pg_rollback(struct store *st);
 
-/* Row r of res as a new object, one member per described column, in
- * order, as sqlite_row() gives SQLite's (sqlite_store.h): the same JSON for the
- * same stored values.  NULL on failure (reported). */
+/*
+ * The helpers of the admin statements (pg_admin.c), rows by store_rows.c:
+ * row r of res as a new object (store_row), the same JSON for the same
+ * stored values as SQLite's sqlite_row().  NULL on failure (reported).
+ */
 cJSON *pg_row(const PGresult *res, int r, const struct store_column *cols, size_t n);
 
 /* Hand every row of res (pg_row) to fn: STORE_OK, fn's non-zero return,

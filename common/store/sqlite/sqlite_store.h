@@ -59,13 +59,9 @@ void sqlite_done(struct store *st, sqlite3_stmt *q);
 char *sqlite_text_dup(sqlite3_stmt *q, int i);
 
 /*
- * The current row of q as a new object (caller owns), one member per
- * described column, in order: NULL is JSON null, or left out when the
- * column is optional; ST_BOOL integers are booleans, ST_JSON text is
- * parsed (kept as a string when it is not JSON); other values by their
- * SQLite type.  A statement whose columns are not named and counted as
- * described is refused (reported): the SQL and its description disagree.
- * NULL on failure (reported).
+ * The helpers of the admin statements (sqlite_admin.c), rows by
+ * store_rows.c: the current row of q as a new object (store_row), one
+ * member per described column.  NULL on failure (reported).
  */
 cJSON *sqlite_row(sqlite3_stmt *q, const struct store_column *cols, size_t n);
 
