@@ -193,4 +193,21 @@ int store_site_filled(struct site *s, int has_skeleton, int has_rules);
 #define DIGEST_COLUMN_LIST \
 	LOG_ROW_COLUMN_LIST, {"site_key", ST_TEXT, 0}
 
+/*
+ * The copy (store_copy.c, over store_copy_parts.h): the parts' names in
+ * the order a copy takes them; the index of the part of that name, or -1
+ * (reported, backend names the store): a name is only ever looked up,
+ * never put into a statement; whether every part of the target but
+ * builtin_texts is empty, counted by count (STORE_OK, or STORE_ERROR
+ * reported with what, the database); whether a database (what) at schema
+ * version have is at this program's want (0: no schema), STORE_OK or
+ * STORE_ERROR (reported).
+ */
+extern const char *const store_copy_names[];
+extern const size_t store_copy_nparts;
+int store_copy_part(const char *name, const char *backend);
+int store_copy_empty(struct store *st, const char *what,
+                     int (*count)(struct store *st, const char *part, int64_t *n));
+int store_schema_current(int64_t have, int64_t want, const char *what);
+
 #endif

@@ -5,80 +5,59 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 /*
- * The parts of a copy (store.h), in the order it takes them: a table after
- * every table it refers to, the sites' published version (sites.config_id)
- * after the configs.  Each table's columns are schema.sql's, in its order
- * (sites without config_id); pg_copy.c lists the same parts with the
- * same columns in the same order.  write binds the cells as text, and each
- * column's affinity makes of them what the service stored: integers in
- * INTEGER columns, text stays text.  The NUMERIC columns that hold
- * fractions get the double strtod() reads, which rounds correctly: SQLite's
- * own reading of text as a double does not on every build (it rounds
- * through long double where there is one, and a last bit can differ).
+ * The parts of a copy (store_copy_parts.h), with the statements of this
+ * store.  write binds the cells as text, and each column's affinity makes
+ * of them what the service stored: integers in INTEGER columns, text
+ * stays text.  The NUMERIC columns that hold fractions get the double
+ * strtod() reads, which rounds correctly: SQLite's own reading of text as
+ * a double does not on every build (it rounds through long double where
+ * there is one, and a last bit can differ).
  */
 struct part {
 	const char *name;
 	int ncols;           /* at most STORE_COPY_CELLS_MAX */
-	const char *read;    /* every row, in the columns above */
+	const char *read;    /* every row, in the part's columns */
 	const char *count;
 	const char *write;   /* one row, the cells as ?1..?ncols */
 	unsigned fractions;  /* bit i: cell i may be a fraction */
 };
 
-#define TABLE(t, n, cols, params, fractions) \
+/* ncols parameters: PARAMS(n) for the counts the list has. */
+#define PARAMS(n) PARAMS_##n
+#define PARAMS_2 "?,?"
+#define PARAMS_3 "?,?,?"
+#define PARAMS_4 PARAMS_2 "," PARAMS_2
+#define PARAMS_6 PARAMS_3 "," PARAMS_3
+#define PARAMS_7 PARAMS_4 "," PARAMS_3
+#define PARAMS_8 PARAMS_4 "," PARAMS_4
+#define PARAMS_9 PARAMS_6 "," PARAMS_3
+#define PARAMS_30 PARAMS_9 "," PARAMS_9 "," PARAMS_9 "," PARAMS_3
+
+#define COPY_TABLE(t, n, cols, identity, fractions) \
 	{#t, n, "SELECT " cols " FROM " #t, "SELECT count(*) FROM " #t, \
-	 "INSERT INTO " #t " (" cols ") VALUES (" params ")", fractions}
-
+	 "INSERT INTO " #t " (" cols ") VALUES (" PARAMS(n) ")", fractions},
+#define COPY_CONFIG_ID(name, n) \
+	{name, n, "SELECT id, config_id FROM sites WHERE config_id IS NOT NULL", \
+	 "SELECT count(*) FROM sites WHERE config_id IS NOT NULL", \
+	 "UPDATE sites SET config_id = ?2 WHERE id = ?1", 0},
+#define COPY_COUNTS(t, n, cols) COPY_TABLE(t, n, cols, 0, 0)
 static const struct part parts[] = {
-	TABLE(sites, 8, "id, site_key, name, tier, mau_cap, paused, created_at, retention_days",
-	    "?,?,?,?,?,?,?,?", 0),
-	TABLE(domains, 2, "site_id, host", "?,?", 0),
-	TABLE(configs, 6, "id, site_id, version, document, published_at, sha256", "?,?,?,?,?,?", 0),
-	{"sites.config_id", 2,
-	    "SELECT id, config_id FROM sites WHERE config_id IS NOT NULL",
-	    "SELECT count(*) FROM sites WHERE config_id IS NOT NULL",
-	    "UPDATE sites SET config_id = ?2 WHERE id = ?1", 0},
-	TABLE(config_skeletons, 3, "config_id, skeleton, script_rules", "?,?,?", 0),
-	TABLE(config_answers, 4, "config_id, region, language, answer", "?,?,?,?", 0),
-	TABLE(consent_seals, 9,
-	    "id, site_id, seq, sealed_at, tree_size, root, prev, hash, last_created_at",
-	    "?,?,?,?,?,?,?,?,?", 0),
-	TABLE(consent_log, 30,
-	    "id, site_id, created_at, anon_id_hash, categories, event_type, event_action,"
-	    " config_id, published_version, config_version, region, consent_model, regulation,"
-	    " time_to_action_ms, interaction, preferences_opened, banner_load_time_ms,"
-	    " banner_position, page_url, sdk_version, language, resolved_language, browser, os,"
-	    " device_type, country, gpc, digest, seal_id, builtin_sha256",
-	    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?",
-	    1u << 13 | 1u << 16),   /* time_to_action_ms, banner_load_time_ms */
-	TABLE(consent_pruned, 4, "seal_id, created_at, entry_id, digest", "?,?,?,?", 0),
-	TABLE(consent_erasures, 4, "id, site_id, erased_at, entries", "?,?,?,?", 0),
-	TABLE(builtin_texts, 3, "sha256, pieces, recorded_at", "?,?,?", 0),
-	TABLE(mau_visitors, 3, "site_id, month, anon_id_hash", "?,?,?", 0),
-	TABLE(mau_counts, 3, "site_id, month, visitors", "?,?,?", 0),
-	TABLE(scripts, 9,
-	    "site_id, domain, category, blocked, first_seen, last_seen, seen_count, last_src,"
-	    " last_page_url",
-	    "?,?,?,?,?,?,?,?,?", 0),
-	TABLE(syncs, 7, "sync_id, site_id, status, error, page_url, created_at, finished_at",
-	    "?,?,?,?,?,?,?", 0),
+#include "store/store_copy_parts.h"
 };
-#define NPARTS (nitems(parts))
+#undef COPY_TABLE
+#undef COPY_CONFIG_ID
+#undef COPY_COUNTS
 
-/* The part of that name, or NULL (reported): a name is only ever looked
- * up here, never put into a statement. */
+/* The part of that name, or NULL (reported). */
 static const struct part *
 part_named(const char *name)
 {
-	for (size_t i = 0; i < NPARTS; i++)
-		if (strcmp(parts[i].name, name) == 0)
-			return &parts[i];
-	log_error("copy: the SQLite store has no part %s", name);
-	return NULL;
+	int i = store_copy_part(name, "SQLite");
+
+	return i >= 0 ? &parts[i] : NULL;
 }
 
 /*
@@ -93,6 +72,7 @@ check_version(struct store *st)
 	const char *p = strstr(schema_data, mark);
 	int64_t want = p != NULL ? strtoll(p + sizeof(mark) - 1, NULL, 10) : -1, have = 0;
 	sqlite3_stmt *q = NULL;
+	char what[512];
 	int rc;
 
 	if (sqlite_db_prepare(st->db, "PRAGMA user_version", &q) != 0)
@@ -101,28 +81,17 @@ check_version(struct store *st)
 	sqlite3_finalize(q);
 	if (rc != STORE_OK)
 		return STORE_ERROR;
-	if (have == want)
-		return STORE_OK;
-	if (have == 0)
-		log_error("database %s has no schema (consentctl init makes it)", st->path);
-	else
-		log_error("database %s is at schema version %lld, this program at %lld "
-		    "(consentctl init upgrades an older one)", st->path, (long long)have,
-		    (long long)want);
-	return STORE_ERROR;
+	snprintf(what, sizeof(what), "database %s", st->path);
+	return store_schema_current(have, want, what);
 }
 
 int
 sqlite_store_copy_parts(struct store *st, const char *const **names, size_t *n)
 {
-	static const char *list[NPARTS];
-
 	if (check_version(st) != STORE_OK)
 		return STORE_ERROR;
-	for (size_t i = 0; i < NPARTS; i++)
-		list[i] = parts[i].name;
-	*names = list;
-	*n = NPARTS;
+	*names = store_copy_names;
+	*n = store_copy_nparts;
 	return STORE_OK;
 }
 
@@ -227,22 +196,14 @@ out:
 int
 sqlite_store_copy_begin(struct store *st)
 {
-	int64_t n;
 	sqlite3_stmt *q = NULL;
+	char what[512];
 
 	if (check_version(st) != STORE_OK || sqlite_db_begin(st->db) != 0)
 		return STORE_ERROR;
-	for (size_t i = 0; i < NPARTS; i++) {
-		if (strcmp(parts[i].name, "builtin_texts") == 0)
-			continue;
-		if (sqlite_store_copy_count(st, parts[i].name, &n) != STORE_OK)
-			goto fail;
-		if (n > 0) {
-			log_error("database %s is not empty (%s: %lld rows): the copy goes into a "
-			    "new database", st->path, parts[i].name, (long long)n);
-			goto fail;
-		}
-	}
+	snprintf(what, sizeof(what), "database %s", st->path);
+	if (store_copy_empty(st, what, sqlite_store_copy_count) != STORE_OK)
+		goto fail;
 	if (sqlite_db_prepare(st->db, "DELETE FROM builtin_texts", &q) != 0 ||
 	    sqlite_change(st, q, "builtin_texts") != STORE_OK)
 		goto fail;
