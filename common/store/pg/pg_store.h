@@ -45,6 +45,12 @@ struct store {
 /* The schema's text (schema_pg.sql, embedded by make). */
 extern const char schema_pg_data[];
 
+/* pg_db.c, below: the floor, as sqlite_db.c is SQLite's. */
+
+/* Connect st (its conninfo) without blocking, until the store's deadline:
+ * 0, or -1 (reported; st->conn may hold the failed connection). */
+int pg_connect(struct store *st);
+
 /* Now on CLOCK_MONOTONIC, in milliseconds. */
 int64_t pg_now_ms(void);
 

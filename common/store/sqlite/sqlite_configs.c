@@ -186,3 +186,51 @@ out:
 	return rc;
 }
 
+int
+sqlite_store_config_version(struct store *st, const char *key, int64_t version,
+                            char **document, char sha256[65])
+{
+	static const char sql[] =
+	    "SELECT c.document, c.sha256 FROM configs c JOIN sites s ON s.id = c.site_id"
+	    " WHERE s.site_key = ?1 AND c.version = ?2";
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR;
+
+	*document = NULL;
+	sha256[0] = '\0';
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite_db_bind_text(q, 1, key);
+	sqlite3_bind_int64(q, 2, version);
+	switch (sqlite3_step(q)) {
+	case SQLITE_ROW:
+		if ((*document = sqlite_text_dup(q, 0)) == NULL) {
+			log_error("out of memory");
+			break;
+		}
+		if (sqlite3_column_bytes(q, 1) == 64)
+			memcpy(sha256, sqlite3_column_text(q, 1), 65);
+		rc = STORE_OK;
+		break;
+	case SQLITE_DONE:
+		rc = STORE_NOTFOUND;
+		break;
+	default:
+		sqlite_db_log(st->db, "config version");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static const struct store_column version_columns[] = { VERSION_COLUMN_LIST };
+
+int
+sqlite_store_config_versions(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT version AS version, sha256 AS sha256, document AS document"
+	    " FROM configs WHERE site_id = ?1 AND ?2 IS NULL ORDER BY version";
+
+	return sqlite_site_rows(st, key, sql, NULL, version_columns,
+	    nitems(version_columns), fn, arg, "config versions");
+}

@@ -213,3 +213,55 @@ sqlite_store_domain_remove(struct store *st, const char *key, const char *host)
 	return sqlite_change_one(st, sql, args, 2, "domain remove");
 }
 
+int
+sqlite_store_site_keys(struct store *st, store_key_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT site_key, coalesce(retention_days, -1) FROM sites ORDER BY site_key";
+	sqlite3_stmt *q = NULL;
+	char **keys = NULL;
+	int64_t *days = NULL;
+	size_t n = 0, cap = 0;
+	int rc = STORE_ERROR, step;
+
+	/* Read them all first: fn may write to the database. */
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t c2 = cap ? cap * 2 : 64;
+			char **k2 = realloc(keys, c2 * sizeof(*keys));
+			int64_t *d2;
+
+			if (k2 != NULL)
+				keys = k2;
+			if (k2 == NULL || (d2 = realloc(days, c2 * sizeof(*days))) == NULL) {
+				log_error("out of memory");
+				goto out;
+			}
+			days = d2;
+			cap = c2;
+		}
+		if ((keys[n] = sqlite_text_dup(q, 0)) == NULL) {
+			log_error("out of memory");
+			goto out;
+		}
+		days[n++] = sqlite3_column_int64(q, 1);
+	}
+	if (step != SQLITE_DONE) {
+		sqlite_db_log(st->db, "site keys");
+		goto out;
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	rc = STORE_OK;
+	for (size_t i = 0; i < n && rc == STORE_OK; i++)
+		rc = fn(keys[i], days[i], arg);
+out:
+	sqlite3_finalize(q);
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(days);
+	return rc;
+}
