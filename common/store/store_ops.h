@@ -210,4 +210,46 @@ int store_copy_empty(struct store *st, const char *what,
                      int (*count)(struct store *st, const char *part, int64_t *n));
 int store_schema_current(int64_t have, int64_t want, const char *what);
 
+/*
+ * store_seal() (store_admin.h), its protocol once (store_seal.c): the
+ * site; in one read transaction without the write lock, the last seal and
+ * the leaves after it; the seal made by fn; then in one short write
+ * transaction, the check that no other sealer went first, the seal added
+ * and its entries marked, all of them or STORE_EXISTS.  A backend gives
+ * its statements:
+ *   site_id      the site's id: STORE_OK, STORE_NOTFOUND, STORE_ERROR
+ *   read_begin   the read transaction (0, or -1 reported); read_end ends it
+ *   last         the site's last seal: *seq (0: none yet), its hash and
+ *                its last entry's created_at less slack seconds, in the
+ *                stored form, as text into hash and from ("" for NULL)
+ *   leaves       up to max unsealed entries from from on, in tree order,
+ *                each by store_leaf_set() into leaf[*n]
+ *   write_begin  the write transaction, with the site's sealers locked
+ *                out (STORE_OK, or else nothing is left open)
+ *   last_seq     the site's highest seq (0: none)
+ *   add          add s (last_created_at: the last leaf's) and mark the n
+ *                leaves still unsealed with it: *marked how many were
+ *   commit       0 or -1 (reported); rollback
+ */
+struct store_sealer {
+	int (*site_id)(struct store *st, const char *key, int64_t *site);
+	int (*read_begin)(struct store *st);
+	void (*read_end)(struct store *st);
+	int (*last)(struct store *st, int64_t site, int slack, int64_t *seq, char hash[66],
+	            char from[40]);
+	int (*leaves)(struct store *st, int64_t site, size_t max, const char *from,
+	              struct store_leaf *leaf, size_t *n);
+	int (*write_begin)(struct store *st, const char *key);
+	int (*last_seq)(struct store *st, int64_t site, int64_t *seq);
+	int (*add)(struct store *st, int64_t site, const struct store_seal *s,
+	           const struct store_leaf *leaf, size_t n, int64_t *marked);
+	int (*commit)(struct store *st);
+	void (*rollback)(struct store *st);
+};
+int store_seal_run(struct store *st, const struct store_sealer *b, const char *key, size_t max,
+                   int slack, store_seal_fn fn, void *arg, int64_t *sealed);
+/* Fill a leaf: 0, or -1 (reported) when the entry has no digest or its
+ * time does not fit. */
+int store_leaf_set(struct store_leaf *l, int64_t id, const char *created_at, const char *digest);
+
 #endif

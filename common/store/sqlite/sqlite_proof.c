@@ -127,84 +127,87 @@ sqlite_store_seal_leaves(struct store *st, const char *key, int64_t seq,
 	return rc;
 }
 
-/*
- * The leaves a new seal takes, read in one read transaction (no write
- * lock): the previous seal and up to max unsealed entries, oldest first.
- * *leaf receives a new array (caller frees).
- */
+/* store_seal()'s statements (store_seal.c has the protocol): the read in
+ * a deferred transaction, the write in an immediate one (SQLite's single
+ * writer keeps other sealers out). */
 static int
-seal_read(struct store *st, int64_t site, size_t max, int slack_seconds,
-          struct store_seal *s, struct store_leaf **leaf, size_t *n)
+seal_read_begin(struct store *st)
 {
-	static const char last_sql[] =
-	    "SELECT seq, hash, strftime('%Y-%m-%dT%H:%M:%fZ', last_created_at, ?2)"
-	    " FROM consent_seals WHERE site_id = ?1 ORDER BY seq DESC LIMIT 1";
-	/* From the last seal's last entry, less the slack, on: the log's
-	 * (site_id, created_at) index, no index of its own that every insert
-	 * would write. */
-	static const char leaf_sql[] =
-	    "SELECT id, created_at, digest FROM consent_log"
-	    " WHERE site_id = ?1 AND created_at >= ?3 AND seal_id IS NULL"
-	    " ORDER BY created_at, id LIMIT ?2";
-	char from[40] = "", slack[32];
-	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR, step;
-
-	*leaf = NULL;
-	*n = 0;
 	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		sqlite_db_log(st->db, "begin");
-		return STORE_ERROR;
+		return -1;
 	}
-	if (sqlite_db_prepare(st->db, last_sql, &q) != 0)
-		goto out;
+	return 0;
+}
+
+static void
+seal_end(struct store *st)
+{
+	sqlite_db_rollback(st->db);
+}
+
+static int
+seal_last(struct store *st, int64_t site, int slack_seconds, int64_t *seq, char hash[66],
+          char from[40])
+{
+	static const char sql[] =
+	    "SELECT seq, hash, strftime('%Y-%m-%dT%H:%M:%fZ', last_created_at, ?2)"
+	    " FROM consent_seals WHERE site_id = ?1 ORDER BY seq DESC LIMIT 1";
+	sqlite3_stmt *q = NULL;
+	char slack[32];
+	int rc = STORE_OK;
+
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
 	snprintf(slack, sizeof(slack), "-%d seconds", slack_seconds);
 	sqlite_db_bind_text(q, 2, slack);
-	step = sqlite3_step(q);
-	if (step == SQLITE_ROW) {
-		const unsigned char *h = sqlite3_column_text(q, 1), *f = sqlite3_column_text(q, 2);
+	switch (sqlite3_step(q)) {
+	case SQLITE_ROW: {
+		const char *h = (const char *)sqlite3_column_text(q, 1);
+		const char *f = (const char *)sqlite3_column_text(q, 2);
 
-		if (f != NULL && strlen((const char *)f) < sizeof(from))
-			memcpy(from, f, strlen((const char *)f) + 1);
-
-		s->seq = sqlite3_column_int64(q, 0) + 1;
-		if (h == NULL || sqlite3_column_bytes(q, 1) != 64) {
-			log_error("seal %lld has no hash", (long long)(s->seq - 1));
-			goto out;
-		}
-		memcpy(s->prev, h, 65);
-	} else if (step == SQLITE_DONE) {
-		s->seq = 1;
-		memset(s->prev, '0', 64);
-		s->prev[64] = '\0';
-	} else {
+		*seq = sqlite3_column_int64(q, 0);
+		snprintf(hash, 66, "%s", h != NULL ? h : "");
+		if (f != NULL && strlen(f) < 40)
+			memcpy(from, f, strlen(f) + 1);
+		break;
+	}
+	case SQLITE_DONE:
+		*seq = 0;
+		break;
+	default:
 		sqlite_db_log(st->db, "last seal");
-		goto out;
+		rc = STORE_ERROR;
 	}
 	sqlite3_finalize(q);
-	if (sqlite_db_prepare(st->db, leaf_sql, &q) != 0)
-		goto out;
+	return rc;
+}
+
+static int
+seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
+            struct store_leaf *leaf, size_t *n)
+{
+	/* From the last seal's last entry, less the slack, on: the log's
+	 * (site_id, created_at) index, no index of its own that every insert
+	 * would write. */
+	static const char sql[] =
+	    "SELECT id, created_at, digest FROM consent_log"
+	    " WHERE site_id = ?1 AND created_at >= ?3 AND seal_id IS NULL"
+	    " ORDER BY created_at, id LIMIT ?2";
+	sqlite3_stmt *q = NULL;
+	int rc = STORE_ERROR, step;
+
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
 	sqlite3_bind_int64(q, 2, (int64_t)max);
 	sqlite_db_bind_text(q, 3, from);
-	if ((*leaf = calloc(max > 0 ? max : 1, sizeof(**leaf))) == NULL) {
-		log_error("out of memory");
-		goto out;
-	}
 	while ((step = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
-		struct store_leaf *l = &(*leaf)[*n];
-		const unsigned char *t = sqlite3_column_text(q, 1), *d = sqlite3_column_text(q, 2);
-
-		l->id = sqlite3_column_int64(q, 0);
-		if (t == NULL || d == NULL || sqlite3_column_bytes(q, 2) != 64 ||
-		    sqlite3_column_bytes(q, 1) >= (int)sizeof(l->created_at)) {
-			log_error("entry %lld has no digest (consentctl init upgrades the database)",
-			    (long long)l->id);
+		if (store_leaf_set(&leaf[*n], sqlite3_column_int64(q, 0),
+		    (const char *)sqlite3_column_text(q, 1),
+		    (const char *)sqlite3_column_text(q, 2)) != 0)
 			goto out;
-		}
-		memcpy(l->created_at, t, (size_t)sqlite3_column_bytes(q, 1) + 1);
-		memcpy(l->digest, d, 65);
 		(*n)++;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
@@ -214,78 +217,65 @@ seal_read(struct store *st, int64_t site, size_t max, int slack_seconds,
 	rc = STORE_OK;
 out:
 	sqlite3_finalize(q);
-	sqlite_db_rollback(st->db);
-	if (rc != STORE_OK) {
-		free(*leaf);
-		*leaf = NULL;
-		*n = 0;
-	}
 	return rc;
 }
 
-int
-sqlite_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
-                  void *arg, int64_t *sealed)
+static int
+seal_write_begin(struct store *st, const char *key)
 {
-	static const char last_sql[] =
+	(void)key;
+	return sqlite_db_begin(st->db) == 0 ? STORE_OK : STORE_ERROR;
+}
+
+static int
+seal_last_seq(struct store *st, int64_t site, int64_t *seq)
+{
+	static const char sql[] =
 	    "SELECT coalesce(max(seq), 0) FROM consent_seals WHERE site_id = ?1";
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, site);
+	rc = sqlite_step_int64(st, q, seq, "last seal");
+	sqlite3_finalize(q);
+	return rc == STORE_OK ? STORE_OK : STORE_ERROR;
+}
+
+static int
+seal_add(struct store *st, int64_t site, const struct store_seal *s,
+         const struct store_leaf *leaf, size_t n, int64_t *marked)
+{
 	static const char ins_sql[] =
 	    "INSERT INTO consent_seals (site_id, seq, sealed_at, tree_size, root, prev, hash,"
 	    " last_created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 	static const char mark_sql[] =
 	    "UPDATE consent_log SET seal_id = ?1 WHERE id = ?2 AND site_id = ?3"
 	    " AND seal_id IS NULL";
-	struct store_leaf *leaf = NULL;
-	struct store_seal s;
 	sqlite3_stmt *q = NULL;
-	int64_t site, sid;
-	size_t n = 0;
+	int64_t sid;
 	int rc;
 
-	*sealed = 0;
-	memset(&s, 0, sizeof(s));
-	if ((rc = sqlite_site_id(st, key, &site)) != STORE_OK)
-		return rc;
-	if ((rc = seal_read(st, site, max, slack, &s, &leaf, &n)) != STORE_OK || n == 0)
-		goto done;
-	clock_now(s.sealed_at, NULL);
-	if (fn(arg, key, leaf, n, &s) != 0) {
-		rc = STORE_ERROR;
-		goto done;
-	}
-	rc = STORE_ERROR;
-	if (sqlite_db_begin(st->db) != 0)
-		goto done;
-	/* Another sealer may have gone first: then this seal is not the next. */
-	if (sqlite_db_prepare(st->db, last_sql, &q) != 0)
-		goto fail;
-	sqlite3_bind_int64(q, 1, site);
-	if (sqlite3_step(q) != SQLITE_ROW) {
-		sqlite_db_log(st->db, "last seal");
-		goto fail;
-	}
-	if (sqlite3_column_int64(q, 0) != s.seq - 1) {
-		rc = STORE_EXISTS;
-		goto fail;
-	}
-	sqlite3_finalize(q);
+	*marked = 0;
 	if (sqlite_db_prepare(st->db, ins_sql, &q) != 0)
-		goto fail;
+		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
-	sqlite3_bind_int64(q, 2, s.seq);
-	sqlite_db_bind_text(q, 3, s.sealed_at);
-	sqlite3_bind_int64(q, 4, s.tree_size);
-	sqlite_db_bind_text(q, 5, s.root);
-	sqlite_db_bind_text(q, 6, s.prev);
-	sqlite_db_bind_text(q, 7, s.hash);
+	sqlite3_bind_int64(q, 2, s->seq);
+	sqlite_db_bind_text(q, 3, s->sealed_at);
+	sqlite3_bind_int64(q, 4, s->tree_size);
+	sqlite_db_bind_text(q, 5, s->root);
+	sqlite_db_bind_text(q, 6, s->prev);
+	sqlite_db_bind_text(q, 7, s->hash);
 	sqlite_db_bind_text(q, 8, leaf[n - 1].created_at);
-	if ((rc = sqlite_change(st, q, "add seal")) != STORE_OK)
-		goto fail;
-	rc = STORE_ERROR;
-	sid = sqlite3_last_insert_rowid(st->db);
+	rc = sqlite_change(st, q, "add seal");
 	sqlite3_finalize(q);
+	q = NULL;
+	if (rc != STORE_OK)
+		return rc;
+	sid = sqlite3_last_insert_rowid(st->db);
 	if (sqlite_db_prepare(st->db, mark_sql, &q) != 0)
-		goto fail;
+		return STORE_ERROR;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, sid);
@@ -293,26 +283,31 @@ sqlite_store_seal(struct store *st, const char *key, size_t max, int slack, stor
 		sqlite3_bind_int64(q, 3, site);
 		if (sqlite3_step(q) != SQLITE_DONE) {
 			sqlite_db_log(st->db, "seal entry");
-			goto fail;
+			sqlite3_finalize(q);
+			return STORE_ERROR;
 		}
-		if (sqlite3_changes(st->db) != 1) {   /* erased or sealed meanwhile */
-			rc = STORE_EXISTS;
-			goto fail;
-		}
+		*marked += sqlite3_changes(st->db);
 	}
 	sqlite3_finalize(q);
-	q = NULL;
-	if (sqlite_db_commit(st->db) != 0)
-		goto done;
-	*sealed = (int64_t)n;
-	rc = STORE_OK;
-	goto done;
-fail:
-	sqlite_db_rollback(st->db);
-done:
-	sqlite3_finalize(q);
-	free(leaf);
-	return rc;
+	return STORE_OK;
+}
+
+static int
+seal_commit(struct store *st)
+{
+	return sqlite_db_commit(st->db);
+}
+
+static const struct store_sealer sealer = {
+	sqlite_site_id, seal_read_begin, seal_end, seal_last, seal_leaves,
+	seal_write_begin, seal_last_seq, seal_add, seal_commit, seal_end,
+};
+
+int
+sqlite_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
+                  void *arg, int64_t *sealed)
+{
+	return store_seal_run(st, &sealer, key, max, slack, fn, arg, sealed);
 }
 
 /* Run sql with ?1 bound to a and ?2 to the text b: 0 or -1 (reported). */
