@@ -150,8 +150,8 @@ pg_rows(struct store *st, const char *sql, int n, const char *const *params,
 
 int
 pg_site_rows(struct store *st, const char *sql, int n, const char *const *params,
-                const struct store_column *cols, size_t ncols, store_row_fn fn, void *arg,
-                const char *what)
+             const struct store_column *cols, size_t ncols, store_row_fn fn, void *arg,
+             const char *what)
 {
 	PGresult *r = NULL;
 	int64_t id;
@@ -186,7 +186,7 @@ pg_one_row(struct store *st, const char *sql, int n, const char *const *params,
 
 int
 pg_run_int64(struct store *st, const char *sql, int n, const char *const *params,
-         int64_t *v, const char *what)
+             int64_t *v, const char *what)
 {
 	PGresult *r = NULL;
 	int rc = pg_run(st, sql, n, params, &r, what);

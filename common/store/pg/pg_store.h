@@ -124,7 +124,7 @@ int pg_one_row(struct store *st, const char *sql, int n, const char *const *para
 /* The integer in the first column of the first row of sql: STORE_OK,
  * STORE_NOTFOUND (no row, or NULL), STORE_ERROR. */
 int pg_run_int64(struct store *st, const char *sql, int n, const char *const *params,
-             int64_t *v, const char *what);
+                 int64_t *v, const char *what);
 
 /* The id of the site with this key: STORE_OK, STORE_NOTFOUND, STORE_ERROR.
  * With lock, the site's row is locked until the transaction ends, so that
@@ -142,8 +142,8 @@ int pg_site_id(struct store *st, const char *key, int lock, int64_t *id);
  * STORE_NOTFOUND for an unknown one (and STORE_OK for one with no rows).
  */
 int pg_site_rows(struct store *st, const char *sql, int n, const char *const *params,
-                    const struct store_column *cols, size_t ncols, store_row_fn fn,
-                    void *arg, const char *what);
+                 const struct store_column *cols, size_t ncols, store_row_fn fn,
+                 void *arg, const char *what);
 
 /* A copy of the text of field (r, c) (caller frees), NULL for SQL NULL or
  * when out of memory (tell them apart with PQgetisnull). */

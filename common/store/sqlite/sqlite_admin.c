@@ -130,7 +130,7 @@ sqlite_change(struct store *st, sqlite3_stmt *q, const char *what)
 
 int
 sqlite_change_one(struct store *st, const char *sql, const char *const *texts, int n,
-               const char *what)
+                  const char *what)
 {
 	sqlite3_stmt *q = NULL;
 	int i, rc;
@@ -164,8 +164,8 @@ site_prepare(struct store *st, const char *key, const char *sql, sqlite3_stmt **
 
 int
 sqlite_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
-              const struct store_column *cols, size_t n, store_row_fn fn,
-              void *arg, const char *what)
+                 const struct store_column *cols, size_t n, store_row_fn fn,
+                 void *arg, const char *what)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;
@@ -210,7 +210,7 @@ sqlite_site_id(struct store *st, const char *key, int64_t *id)
 
 int
 sqlite_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
-               const char *what)
+                  const char *what)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;

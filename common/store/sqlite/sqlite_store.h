@@ -68,12 +68,12 @@ cJSON *sqlite_row(sqlite3_stmt *q, const struct store_column *cols, size_t n);
 /* Step q to its end, handing each row (sqlite_row) to fn: STORE_OK, fn's
  * non-zero return, or STORE_ERROR.  Does not finalize q. */
 int sqlite_walk(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
-             size_t n, store_row_fn fn, void *arg, const char *what);
+                size_t n, store_row_fn fn, void *arg, const char *what);
 
 /* The one row of q as a new object in *out: STORE_OK, STORE_NOTFOUND,
  * STORE_ERROR. */
 int sqlite_one_row(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
-                size_t n, cJSON **out, const char *what);
+                   size_t n, cJSON **out, const char *what);
 
 /* Run a statement that returns no rows: STORE_OK, STORE_EXISTS when a
  * UNIQUE or PRIMARY KEY constraint refused it, else STORE_ERROR. */
@@ -85,7 +85,7 @@ int sqlite_change(struct store *st, sqlite3_stmt *q, const char *what);
  * STORE_EXISTS (see sqlite_change()), or STORE_ERROR.
  */
 int sqlite_change_one(struct store *st, const char *sql, const char *const *texts,
-                   int n, const char *what);
+                      int n, const char *what);
 
 /* The integer in the first column of q's first row into *v: STORE_OK,
  * STORE_NOTFOUND when q gives no row, or STORE_ERROR (reported as what).
@@ -99,14 +99,14 @@ int sqlite_site_id(struct store *st, const char *key, int64_t *id);
  * sql's ?1 is the id of the site with this key.  STORE_NOTFOUND for an
  * unknown site. */
 int sqlite_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
-                   const char *what);
+                      const char *what);
 
 /* The rows of a listing of one site (sqlite_walk): sql's ?1 is the id of the
  * site with this key, ?2 is text2 (NULL: SQL NULL).  STORE_NOTFOUND for an
  * unknown site. */
 int sqlite_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
-                  const struct store_column *cols, size_t n, store_row_fn fn,
-                  void *arg, const char *what);
+                     const struct store_column *cols, size_t n, store_row_fn fn,
+                     void *arg, const char *what);
 
 /*
  * A write of the request path (store_consent_add, store_scripts_report):
