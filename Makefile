@@ -248,13 +248,14 @@ $(B)/obj/common/%.o: common/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# store.c names the backends of the endpoints (STORE), and again, with
-# both, for consentctl.
-$(B)/obj/common/store/store.o: common/store/store.c $(SETTINGS_H) $(FLAGS_STAMP)
+# store.c and store_admin.c name the backends of the endpoints (STORE),
+# and again, with both, for consentctl (store_both.o, store_admin_both.o).
+STORE_DISPATCH = $(B)/obj/common/store/store.o $(B)/obj/common/store/store_admin.o
+$(STORE_DISPATCH): $(B)/obj/common/store/%.o: common/store/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(STORE_FLAG) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/obj/consentctl/store_both.o: common/store/store.c $(SETTINGS_H) $(FLAGS_STAMP)
+$(B)/obj/consentctl/%_both.o: common/store/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) -DSTORE_SQLITE -DSTORE_POSTGRES $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -314,9 +315,11 @@ $(B)/obj/consentctl/%.o: consentctl/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # consentctl alone holds the report page (report_data.o, not in the
-# library) and both stores (store_both.o, before the library, wins over its
-# store.o; the PostgreSQL store's objects, which the default library lacks).
-CTL_STORE = $(B)/obj/consentctl/store_both.o $(if $(filter postgres,$(STORE)),,$(PG_OBJ))
+# library) and both stores (store_both.o and store_admin_both.o, before the
+# library, win over its store.o and store_admin.o; the PostgreSQL store's
+# objects, which the default library lacks).
+CTL_STORE = $(B)/obj/consentctl/store_both.o $(B)/obj/consentctl/store_admin_both.o \
+            $(if $(filter postgres,$(STORE)),,$(PG_OBJ))
 $(CTL): $(CTL_OBJ) $(CTL_STORE) $(B)/obj/gen/report_data.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CTL_OBJ) $(CTL_STORE) $(B)/obj/gen/report_data.o $(LIB) $(CTL_LIBS)

@@ -18,7 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/limits.h"
-#include "store/store.h"
+#include "store/store_admin.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 

@@ -222,8 +222,8 @@ if [ "$ro_ok" = 1 ]; then
 	chmod 0755 "$T/db"
 	chmod 0644 "$CONSENT_DB"
 	# SQLite gives an empty -wal the mode of the database file when it opens
-	# it; db_open refuses a file it may not write before that can happen, so
-	# the writes after the mode is restored succeed (db.c).
+	# it; sqlite_db_open refuses a file it may not write before that can happen, so
+	# the writes after the mode is restored succeed (sqlite_db.c).
 	check test "$(snap)" = "$before" "read-only file and folder: no file created, the -wal and -shm keep their modes"
 	works_again "read-only file and folder, modes restored"
 

@@ -56,13 +56,13 @@ libs=${*:-}
 # against this list; the suite runs on it):
 #  SQLITE_THREADSAFE=0             one thread per process: CGI, and FastCGI's
 #                                  accept loop; no mutexes to take per call
-#                                  (db_open passes SQLITE_OPEN_NOMUTEX anyway)
+#                                  (sqlite_db_open passes SQLITE_OPEN_NOMUTEX anyway)
 #  SQLITE_DEFAULT_MEMSTATUS=0      no global allocation statistics per malloc
 #                                  (nothing calls sqlite3_memory_used)
 #  SQLITE_DQS=0                    double quotes are identifiers only, as
 #                                  every statement here writes them
 #  SQLITE_OMIT_DEPRECATED          no deprecated interface is called
-#  SQLITE_OMIT_SHARED_CACHE        db_open asks for SQLITE_OPEN_PRIVATECACHE
+#  SQLITE_OMIT_SHARED_CACHE        sqlite_db_open asks for SQLITE_OPEN_PRIVATECACHE
 #  SQLITE_OMIT_LOAD_EXTENSION      nothing loads extensions (and the
 #                                  binaries are static: nothing could)
 #  SQLITE_OMIT_PROGRESS_CALLBACK   no progress handler; skips a check per
@@ -82,7 +82,7 @@ libs=${*:-}
 # functions, mmap and the foreign keys are SQLite's defaults and stay.  Left
 # out of Debian's list because nothing here uses them: FTS3/4/5, R-Tree,
 # sessions and the pre-update hook, dbstat, column metadata, soundex,
-# unlock_notify, UPDATE/DELETE ... LIMIT, URI filenames (db_open opens
+# unlock_notify, UPDATE/DELETE ... LIMIT, URI filenames (sqlite_db_open opens
 # none); and lookaside stays on (Debian turns it off), it is the faster
 # allocator for SQLite's small objects.
 LEAN="-DSQLITE_THREADSAFE=0 -DSQLITE_DEFAULT_MEMSTATUS=0 -DSQLITE_DQS=0

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "store/store.h"
+#include "store/store_admin.h"
 
 /* A period of whole UTC days, both ends included. */
 struct report_period {

@@ -69,20 +69,20 @@
 #define DB_BUSY_TIMEOUT_MS 30000
 
 /* WAL frames (pages) after which a commit checkpoints and truncates the WAL
- * (db.c, the WAL hook): every process that opens the database first reads the whole
+ * (sqlite_db.c, the WAL hook): every process that opens the database first reads the whole
  * WAL, so it is kept to a dozen writes' worth (a consent adds about 5 frames);
  * 64 measured best, 0.05 ms per request less than 32 (issue 14); 1 (every
  * commit) and 256 slower. */
 #define WAL_CHECKPOINT_FRAMES 64
 
-/* SQLite's page cache of a FastCGI process's connection, in KiB (db.c): a
+/* SQLite's page cache of a FastCGI process's connection, in KiB (sqlite_db.c): a
  * request reads a few dozen pages, and SQLite's default (2 MiB) would let
  * a long-lived process grow by up to that much over its life, read back
  * from the kernel's page cache all the same.  A CGI process, which reads
  * those few pages once, keeps the default. */
 #define DB_PERSISTENT_CACHE_KIB 512
 
-/* Bytes a FastCGI process's restarted WAL is truncated back to (db.c,
+/* Bytes a FastCGI process's restarted WAL is truncated back to (sqlite_db.c,
  * PRAGMA journal_size_limit): twice WAL_CHECKPOINT_FRAMES pages, room for
  * the WAL it reuses, so only a transaction far larger (a purge) shrinks it. */
 #define DB_PERSISTENT_WAL_LIMIT (2 * WAL_CHECKPOINT_FRAMES * 4096)

@@ -200,7 +200,7 @@ proof_row_digest(const char *site_key, const cJSON *row, char out[65])
 			put_text(&b, name, v->valuestring);
 		} else if (cJSON_IsNumber(v)) {
 			put_number(&b, name, v->valuedouble);
-		} else if (cJSON_IsRaw(v)) {   /* an exact fraction (store_sql.c) */
+		} else if (cJSON_IsRaw(v)) {   /* an exact fraction (sqlite_store.c) */
 			put_number(&b, name, strtod(v->valuestring, NULL));
 		} else if (cJSON_IsBool(v)) {
 			put_number(&b, name, cJSON_IsTrue(v) ? 1 : 0);

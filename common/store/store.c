@@ -6,7 +6,6 @@
 
 #include "base/io.h"
 #include "base/log.h"
-#include "base/nitems.h"
 #include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
 #include "store/store_ops.h"
 
@@ -81,7 +80,7 @@ backend_for(const char *path)
 static const struct store_ops *
 ops_of(const struct store *st)
 {
-	return ((const struct store_head *)(const void *)st)->ops;
+	return store_head_of(st)->ops;
 }
 
 int
@@ -175,7 +174,8 @@ store_group_committed(unsigned g)
 	return request_ops->group_committed(g);
 }
 
-/* Every other function of store.h: the store's own backend. */
+/* Every other function of store.h: the store's own backend (store_admin.c
+ * hands on those of store_admin.h). */
 #define STORE_FN(type, name, params, args) \
 	type store_##name params \
 	{ \
@@ -183,27 +183,6 @@ store_group_committed(unsigned g)
 	}
 #include "store/store_fns.h"
 #undef STORE_FN
-
-/*
- * A fraction as the shortest decimal that reads back as the same double
- * (cJSON prints 15 digits and calls that equal when it is merely close): an
- * export then carries exactly what is stored, and what the entry's digest
- * covers (README "The proof of the consent log").  NULL when out of memory.
- */
-cJSON *
-store_exact_number(double d)
-{
-	char text[40];
-
-	if (!isfinite(d))
-		return cJSON_CreateNull();
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(text, sizeof(text), "%.*g", digits, d);
-		if (strtod(text, NULL) == d)
-			break;
-	}
-	return cJSON_CreateRaw(text);
-}
 
 void
 store_site_clear(struct site *s)
@@ -231,19 +210,3 @@ store_site_filled(struct site *s, int has_skeleton, int has_rules)
 	}
 	return STORE_OK;
 }
-
-/*
- * The export's columns: those CONTRACT 3 names are always present, the
- * optional request fields only when the client sent them; then, always,
- * what schema versions 3 and 4 added, last, so that a reader of an older
- * CSV layout finds its columns where they were.
- */
-const struct store_column store_export_columns[] = {
-	LOG_COLUMN_LIST(ST_JSON)
-};
-const size_t store_export_ncolumns = nitems(store_export_columns);
-
-const struct store_column store_log_columns[] = {
-	LOG_ROW_COLUMN_LIST,
-};
-const size_t store_log_ncolumns = nitems(store_log_columns);

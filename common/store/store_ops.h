@@ -1,4 +1,4 @@
-/* store_ops.h: what each backend of the store gives store.c, and what the backends share; private to the store. */
+/* store_ops.h: what each backend of the store gives store.c and store_admin.c, and what the backends share; private to the store. */
 #ifndef CONSENT_STORE_OPS_H
 #define CONSENT_STORE_OPS_H
 
@@ -6,11 +6,15 @@
  * store.h's functions are store.c's: it picks the backend when a store is
  * opened (by the form of the database's name: a PostgreSQL connection
  * string or a file path) and hands every later call to the backend of the
- * store it is given, through the store's struct store_ops.  A backend's
- * struct store starts with a struct store_head; the rest is its own.  What
- * both backends say alike is said here once: the SQL both run as it is,
- * and the descriptions of the rows both give.  Only store.c and the
- * backends (store_*.c) include this header.
+ * store it is given, through the store's struct store_ops.  store_admin.h's
+ * are store_admin.c's, which hands them to the backend's struct
+ * store_admin_ops: the two tables are in different objects
+ * (sqlite_store.c, sqlite_admin.c; pg_store.c, pg_admin.c), so that a
+ * program that calls nothing of store_admin.h links the request path
+ * alone.  A backend's struct store embeds a struct store_head first; the
+ * rest is its own.  What both backends say alike is said here once: the
+ * SQL both run as it is, and the descriptions of the rows both give.
+ * Only the store (store/) includes this header.
  *
  * A program holds the backends the build gave it: the endpoints one (make
  * STORE=sqlite, the default, or STORE=postgres), consentctl both, so that
@@ -23,6 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "store/store.h"
+#include "store/store_admin.h"
 
 struct store_ops {
 	const char *name;   /* "SQLite", "PostgreSQL": for messages */
@@ -42,18 +47,35 @@ struct store_ops {
 #undef STORE_FN
 };
 
-/* The start of every backend's struct store. */
+/* The administration (store_admin.h), one member a function. */
+struct store_admin_ops {
+#define STORE_FN(type, name, params, args) type (*name) params;
+#include "store/store_admin_fns.h"
+#undef STORE_FN
+};
+
+/* The first member of every backend's struct store (st->head). */
 struct store_head {
 	const struct store_ops *ops;
 };
 
-extern const struct store_ops store_sqlite_ops;  /* store_sql.c and the store*.c it names */
-extern const struct store_ops store_pg_ops;      /* store_pg.c and store_pg_*.c */
+/* The head of any backend's store. */
+static inline const struct store_head *
+store_head_of(const struct store *st)
+{
+	return (const struct store_head *)(const void *)st;
+}
+
+extern const struct store_ops store_sqlite_ops;           /* sqlite_store.c */
+extern const struct store_ops store_pg_ops;               /* pg_store.c */
+extern const struct store_admin_ops store_sqlite_admin_ops; /* sqlite_admin.c */
+extern const struct store_admin_ops store_pg_admin_ops;     /* pg_admin.c */
 
 #define STORE_FN(type, name, params, args) \
 	type sqlite_store_##name params; \
 	type pg_store_##name params;
 #include "store/store_fns.h"
+#include "store/store_admin_fns.h"
 #undef STORE_FN
 
 /*
@@ -65,11 +87,6 @@ extern const struct store_ops store_pg_ops;      /* store_pg.c and store_pg_*.c 
  * all: a skeleton without its script rules, or the rules alone, are let go.
  */
 int store_site_filled(struct site *s, int has_skeleton, int has_rules);
-
-/* A double as the shortest decimal that reads back as it, raw JSON (both
- * stores' rows: an export carries exactly what is stored); NULL when out
- * of memory.  store.c. */
-cJSON *store_exact_number(double d);
 
 /*
  * The columns of a consent entry as the export and the proof read them
@@ -175,5 +192,64 @@ cJSON *store_exact_number(double d);
  * old entries at init (store_digest_missing). */
 #define DIGEST_COLUMN_LIST \
 	LOG_ROW_COLUMN_LIST, {"site_key", ST_TEXT, 0}
+
+/*
+ * The copy (store_copy.c, over store_copy_parts.h): the parts' names in
+ * the order a copy takes them; the index of the part of that name, or -1
+ * (reported, backend names the store): a name is only ever looked up,
+ * never put into a statement; whether every part of the target but
+ * builtin_texts is empty, counted by count (STORE_OK, or STORE_ERROR
+ * reported with what, the database); whether a database (what) at schema
+ * version have is at this program's want (0: no schema), STORE_OK or
+ * STORE_ERROR (reported).
+ */
+extern const char *const store_copy_names[];
+extern const size_t store_copy_nparts;
+int store_copy_part(const char *name, const char *backend);
+int store_copy_empty(struct store *st, const char *what,
+                     int (*count)(struct store *st, const char *part, int64_t *n));
+int store_schema_current(int64_t have, int64_t want, const char *what);
+
+/*
+ * store_seal() (store_admin.h), its protocol once (store_seal.c): the
+ * site; in one read transaction without the write lock, the last seal and
+ * the leaves after it; the seal made by fn; then in one short write
+ * transaction, the check that no other sealer went first, the seal added
+ * and its entries marked, all of them or STORE_EXISTS.  A backend gives
+ * its statements:
+ *   site_id      the site's id: STORE_OK, STORE_NOTFOUND, STORE_ERROR
+ *   read_begin   the read transaction (0, or -1 reported); read_end ends it
+ *   last         the site's last seal: *seq (0: none yet), its hash and
+ *                its last entry's created_at less slack seconds, in the
+ *                stored form, as text into hash and from ("" for NULL)
+ *   leaves       up to max unsealed entries from from on, in tree order,
+ *                each by store_leaf_set() into leaf[*n]
+ *   write_begin  the write transaction, with the site's sealers locked
+ *                out (STORE_OK, or else nothing is left open)
+ *   last_seq     the site's highest seq (0: none)
+ *   add          add s (last_created_at: the last leaf's) and mark the n
+ *                leaves still unsealed with it: *marked how many were
+ *   commit       0 or -1 (reported); rollback
+ */
+struct store_sealer {
+	int (*site_id)(struct store *st, const char *key, int64_t *site);
+	int (*read_begin)(struct store *st);
+	void (*read_end)(struct store *st);
+	int (*last)(struct store *st, int64_t site, int slack, int64_t *seq, char hash[66],
+	            char from[40]);
+	int (*leaves)(struct store *st, int64_t site, size_t max, const char *from,
+	              struct store_leaf *leaf, size_t *n);
+	int (*write_begin)(struct store *st, const char *key);
+	int (*last_seq)(struct store *st, int64_t site, int64_t *seq);
+	int (*add)(struct store *st, int64_t site, const struct store_seal *s,
+	           const struct store_leaf *leaf, size_t n, int64_t *marked);
+	int (*commit)(struct store *st);
+	void (*rollback)(struct store *st);
+};
+int store_seal_run(struct store *st, const struct store_sealer *b, const char *key, size_t max,
+                   int slack, store_seal_fn fn, void *arg, int64_t *sealed);
+/* Fill a leaf: 0, or -1 (reported) when the entry has no digest or its
+ * time does not fit. */
+int store_leaf_set(struct store_leaf *l, int64_t id, const char *created_at, const char *digest);
 
 #endif

@@ -4,7 +4,7 @@
 
 /*
  * store_report() reads its figures with SQL of each backend's own
- * (store_report.c: SQLite, store_pg_report.c: PostgreSQL) but for a few
+ * (sqlite_report.c: SQLite, pg_report.c: PostgreSQL) but for a few
  * standard clauses both run as they are; the rows' descriptions and what
  * the rows become are here, once, so that both give the same document.
  * Only those two files include this header.

@@ -9,7 +9,7 @@
 #include "base/nitems.h"
 #include "config/prepare.h"
 #include "config/resolve.h"
-#include "store/store.h"
+#include "store/store_admin.h"
 #include "unit.h"
 
 /* A document with every kind of region (a subdivision one among them),

@@ -1,4 +1,4 @@
-/* store_pg_configs.c: the PostgreSQL store of published configs and what is prepared from them. */
+/* pg_configs.c: the PostgreSQL store of published configs and what is prepared from them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,17 +70,17 @@ put_prepared(struct store *st, int64_t id, const struct store_prepared *prep)
 	    "WITH a AS (DELETE FROM config_answers WHERE config_id = $1::bigint)"
 	    " DELETE FROM config_skeletons WHERE config_id = $1::bigint";
 	char idt[24], *answers = NULL;
-	const char *clear[] = {pgsql_int_text(idt, id)};
+	const char *clear[] = {pg_int_text(idt, id)};
 	int rc = STORE_ERROR;
 
-	if (pgsql_change(st, clear_sql, PG_NPARAMS(clear), clear, NULL, "config prepare") != STORE_OK)
+	if (pg_change(st, clear_sql, PG_NPARAMS(clear), clear, NULL, "config prepare") != STORE_OK)
 		return STORE_ERROR;
 	if (prep == NULL || prep->skeleton == NULL)
 		return STORE_OK;
 	if ((answers = answers_json(prep)) == NULL)
 		return STORE_ERROR;
 	const char *p[] = {idt, prep->skeleton, prep->script_rules, answers};
-	if (pgsql_change(st, prepared_sql, PG_NPARAMS(p), p, NULL, "config prepare") == STORE_OK)
+	if (pg_change(st, prepared_sql, PG_NPARAMS(p), p, NULL, "config prepare") == STORE_OK)
 		rc = STORE_OK;
 	free(answers);
 	return rc;
@@ -90,7 +90,7 @@ put_prepared(struct store *st, int64_t id, const struct store_prepared *prep)
  * SQLite's BEGIN IMMEDIATE kept every other writer out while the documents
  * are prepared again.  Here the rows of the sites read are locked (FOR NO
  * KEY UPDATE, in the order of their configs' ids, so that two inits never
- * deadlock) until the commit: a publisher of one of them (pgsql_site_id's
+ * deadlock) until the commit: a publisher of one of them (pg_site_id's
  * FOR UPDATE) or another init waits for this one.  A site whose publisher
  * went first is left out when the lock is granted (its row then names
  * another config): that version was prepared by its publisher.  The
@@ -106,10 +106,10 @@ pg_store_config_prepare_live(struct store *st, const struct store_preparer *p)
 	PGresult *r = NULL;
 	int rc = STORE_ERROR, n;
 
-	if (pgsql_begin(st, "") != 0)
+	if (pg_begin(st, "") != 0)
 		return STORE_ERROR;
 	/* Every row is read at once: the documents are in r until the end. */
-	if (pgsql_run(st, sql, 0, NULL, &r, "config prepare") != STORE_OK)
+	if (pg_run(st, sql, 0, NULL, &r, "config prepare") != STORE_OK)
 		goto out;
 	n = PQntuples(r);
 	for (int i = 0; i < n; i++) {
@@ -130,14 +130,14 @@ pg_store_config_prepare_live(struct store *st, const struct store_preparer *p)
 out:
 	PQclear(r);
 	if (rc == STORE_OK)
-		return pgsql_commit(st) == 0 ? STORE_OK : STORE_ERROR;
-	pgsql_rollback(st);
+		return pg_commit(st) == 0 ? STORE_OK : STORE_ERROR;
+	pg_rollback(st);
 	return rc;
 }
 
 /*
  * The next version is one more than the site's highest, read inside the
- * transaction after the site's row is locked (pgsql_site_id's FOR UPDATE:
+ * transaction after the site's row is locked (pg_site_id's FOR UPDATE:
  * what SQLite's single writer gave): a second publisher waits for the
  * lock, and its statement, which starts after the first committed (READ
  * COMMITTED), sees the first one's version.  Then one statement adds the
@@ -172,24 +172,24 @@ pg_store_config_publish(struct store *st, const char *key, const char *doc,
 		return STORE_ERROR;
 	if ((p[6] = answers = answers_json(prep)) == NULL)
 		return STORE_ERROR;
-	if (pgsql_begin(st, "") != 0)
+	if (pg_begin(st, "") != 0)
 		goto out;
-	if ((rc = pgsql_site_id(st, key, 1, &id)) != STORE_OK)
+	if ((rc = pg_site_id(st, key, 1, &id)) != STORE_OK)
 		goto out;
 	rc = STORE_ERROR;
-	pgsql_int_text(idt, id);
-	if (pgsql_run(st, sql, PG_NPARAMS(p), p, &r, "config publish") != STORE_OK)
+	pg_int_text(idt, id);
+	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "config publish") != STORE_OK)
 		goto out;
 	if (PQntuples(r) != 1) {
 		log_error("PostgreSQL: config publish: no version came back");
 		goto out;
 	}
 	*version = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-	if (pgsql_commit(st) == 0)
+	if (pg_commit(st) == 0)
 		rc = STORE_OK;
 out:
 	if (rc != STORE_OK)
-		pgsql_rollback(st);
+		pg_rollback(st);
 	PQclear(r);
 	free(answers);
 	return rc;
@@ -203,17 +203,17 @@ pg_store_config_version(struct store *st, const char *key, int64_t version,
 	    "SELECT c.document, c.sha256 FROM configs c JOIN sites s ON s.id = c.site_id"
 	    " WHERE s.site_key = $1 AND c.version = $2::bigint";
 	char vt[24];
-	const char *p[] = {key, pgsql_int_text(vt, version)};
+	const char *p[] = {key, pg_int_text(vt, version)};
 	PGresult *r = NULL;
 	int rc;
 
 	*document = NULL;
 	sha256[0] = '\0';
-	if ((rc = pgsql_run(st, sql, PG_NPARAMS(p), p, &r, "config version")) != STORE_OK)
+	if ((rc = pg_run(st, sql, PG_NPARAMS(p), p, &r, "config version")) != STORE_OK)
 		return STORE_ERROR;
 	if (PQntuples(r) == 0) {
 		rc = STORE_NOTFOUND;
-	} else if ((*document = pgsql_text_dup(r, 0, 0)) == NULL) {
+	} else if ((*document = pg_text_dup(r, 0, 0)) == NULL) {
 		log_error("out of memory");
 		rc = STORE_ERROR;
 	} else if (PQgetlength(r, 0, 1) == 64) {
@@ -236,6 +236,6 @@ pg_store_config_versions(struct store *st, const char *key, store_row_fn fn, voi
 	    " ORDER BY c.version";
 	const char *p[] = {key};
 
-	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, version_columns,
+	return pg_site_rows(st, sql, PG_NPARAMS(p), p, version_columns,
 	    nitems(version_columns), fn, arg, "config versions");
 }

@@ -1,4 +1,4 @@
-/* store_pg_copy.c: the PostgreSQL store's side of copying a whole database (consentctl migrate). */
+/* pg_copy.c: the PostgreSQL store's side of copying a whole database (consentctl migrate). */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -6,24 +6,22 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
 /*
- * The parts of a copy (store.h), in the order it takes them, with the
- * same columns in the same order as store_copy.c's (schema.sql's order;
- * sites without config_id, which is its own part after configs).  A table
- * is written with COPY ... FROM STDIN (one statement per table, which
- * pgbouncer's transaction pooling passes like any other), then its
- * identity, if it has one, is moved past the highest id copied, so that
- * the next row the service adds gets a new one.  The monthly-visitor
- * count, split over 16 slots here, is read as one row per site and month
- * (their sum) and written into slot 0: the sum is what counts.
+ * The parts of a copy (store_copy_parts.h), with the statements of this
+ * store.  A table is written with COPY ... FROM STDIN (one statement per
+ * table, which pgbouncer's transaction pooling passes like any other),
+ * then its identity, if it has one, is moved past the highest id copied,
+ * so that the next row the service adds gets a new one.  The
+ * monthly-visitor count, split over 16 slots here, is read as one row per
+ * site and month (their sum) and written into slot 0: the sum is what
+ * counts.
  */
 struct part {
 	const char *name;
 	int ncols;
-	const char *read;      /* a cursor over every row, in the columns above */
+	const char *read;      /* a cursor over every row, in the part's columns */
 	const char *count;
 	const char *write;     /* COPY ... FROM STDIN, or an UPDATE of one row ($1..$ncols) */
 	const char *line_end;  /* what each COPY line has after the cells */
@@ -31,51 +29,30 @@ struct part {
 };
 
 #define CURSOR "copy_rows"
-#define PART(t, n, cols, identity) \
-	{#t, n, "DECLARE " CURSOR " NO SCROLL CURSOR FOR SELECT " cols " FROM " #t, \
-	 "SELECT count(*) FROM " #t, "COPY " #t " (" cols ") FROM STDIN", "\n", identity}
-#define IDENTITY(t) \
+#define IDENTITY_0(t) NULL
+#define IDENTITY_1(t) \
 	"SELECT setval(pg_get_serial_sequence('" #t "', 'id'), coalesce(max(id), 0) + 1, false)" \
 	" FROM " #t
-
+#define COPY_TABLE(t, n, cols, identity, fractions) \
+	{#t, n, "DECLARE " CURSOR " NO SCROLL CURSOR FOR SELECT " cols " FROM " #t, \
+	 "SELECT count(*) FROM " #t, "COPY " #t " (" cols ") FROM STDIN", "\n", \
+	 IDENTITY_##identity(t)},
+#define COPY_CONFIG_ID(name, n) \
+	{name, n, "DECLARE " CURSOR " NO SCROLL CURSOR FOR" \
+	 " SELECT id, config_id FROM sites WHERE config_id IS NOT NULL", \
+	 "SELECT count(*) FROM sites WHERE config_id IS NOT NULL", \
+	 "UPDATE sites SET config_id = $2::bigint WHERE id = $1::bigint", NULL, NULL},
+#define COPY_COUNTS(t, n, cols) \
+	{#t, n, "DECLARE " CURSOR " NO SCROLL CURSOR FOR" \
+	 " SELECT site_id, month, sum(visitors)::bigint FROM " #t " GROUP BY site_id, month", \
+	 "SELECT count(*) FROM (SELECT DISTINCT site_id, month FROM " #t ") m", \
+	 "COPY " #t " (" cols ", slot) FROM STDIN", "\t0\n", NULL},
 static const struct part parts[] = {
-	PART(sites, 8, "id, site_key, name, tier, mau_cap, paused, created_at, retention_days",
-	    IDENTITY(sites)),
-	PART(domains, 2, "site_id, host", NULL),
-	PART(configs, 6, "id, site_id, version, document, published_at, sha256", IDENTITY(configs)),
-	{"sites.config_id", 2,
-	    "DECLARE " CURSOR " NO SCROLL CURSOR FOR"
-	    " SELECT id, config_id FROM sites WHERE config_id IS NOT NULL",
-	    "SELECT count(*) FROM sites WHERE config_id IS NOT NULL",
-	    "UPDATE sites SET config_id = $2::bigint WHERE id = $1::bigint", NULL, NULL},
-	PART(config_skeletons, 3, "config_id, skeleton, script_rules", NULL),
-	PART(config_answers, 4, "config_id, region, language, answer", NULL),
-	PART(consent_seals, 9,
-	    "id, site_id, seq, sealed_at, tree_size, root, prev, hash, last_created_at",
-	    IDENTITY(consent_seals)),
-	PART(consent_log, 30,
-	    "id, site_id, created_at, anon_id_hash, categories, event_type, event_action,"
-	    " config_id, published_version, config_version, region, consent_model, regulation,"
-	    " time_to_action_ms, interaction, preferences_opened, banner_load_time_ms,"
-	    " banner_position, page_url, sdk_version, language, resolved_language, browser, os,"
-	    " device_type, country, gpc, digest, seal_id, builtin_sha256",
-	    IDENTITY(consent_log)),
-	PART(consent_pruned, 4, "seal_id, created_at, entry_id, digest", NULL),
-	PART(consent_erasures, 4, "id, site_id, erased_at, entries", IDENTITY(consent_erasures)),
-	PART(builtin_texts, 3, "sha256, pieces, recorded_at", NULL),
-	PART(mau_visitors, 3, "site_id, month, anon_id_hash", NULL),
-	{"mau_counts", 3,
-	    "DECLARE " CURSOR " NO SCROLL CURSOR FOR"
-	    " SELECT site_id, month, sum(visitors)::bigint FROM mau_counts GROUP BY site_id, month",
-	    "SELECT count(*) FROM (SELECT DISTINCT site_id, month FROM mau_counts) m",
-	    "COPY mau_counts (site_id, month, visitors, slot) FROM STDIN", "\t0\n", NULL},
-	PART(scripts, 9,
-	    "site_id, domain, category, blocked, first_seen, last_seen, seen_count, last_src,"
-	    " last_page_url",
-	    NULL),
-	PART(syncs, 7, "sync_id, site_id, status, error, page_url, created_at, finished_at", NULL),
+#include "store/store_copy_parts.h"
 };
-#define NPARTS (nitems(parts))
+#undef COPY_TABLE
+#undef COPY_CONFIG_ID
+#undef COPY_COUNTS
 
 /* Rows per FETCH of a part being read, and the bytes of COPY data handed
  * to libpq at once (then sent before more is read: memory stays bounded
@@ -83,16 +60,13 @@ static const struct part parts[] = {
 #define FETCH_ROWS "1000"
 #define COPY_CHUNK 65536
 
-/* The part of that name, or NULL (reported): a name is only ever looked
- * up here, never put into a statement. */
+/* The part of that name, or NULL (reported). */
 static const struct part *
 part_named(const char *name)
 {
-	for (size_t i = 0; i < NPARTS; i++)
-		if (strcmp(parts[i].name, name) == 0)
-			return &parts[i];
-	log_error("copy: the PostgreSQL store has no part %s", name);
-	return NULL;
+	int i = store_copy_part(name, "PostgreSQL");
+
+	return i >= 0 ? &parts[i] : NULL;
 }
 
 /*
@@ -107,33 +81,22 @@ check_version(struct store *st)
 	const char *p = strstr(schema_pg_data, mark);
 	int64_t want = p != NULL ? strtoll(p + sizeof(mark) - 1, NULL, 10) : -1, have = 0;
 
-	if (pgsql_int64(st, "SELECT (to_regclass('schema_version') IS NOT NULL)::int", 0, NULL,
+	if (pg_run_int64(st, "SELECT (to_regclass('schema_version') IS NOT NULL)::int", 0, NULL,
 	    &have, "schema version") != STORE_OK)
 		return STORE_ERROR;
-	if (have && pgsql_int64(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0,
+	if (have && pg_run_int64(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0,
 	    NULL, &have, "schema version") != STORE_OK)
 		return STORE_ERROR;
-	if (have == want)
-		return STORE_OK;
-	if (have == 0)
-		log_error("the PostgreSQL database has no schema (consentctl init makes it)");
-	else
-		log_error("the PostgreSQL database is at schema version %lld, this program at %lld",
-		    (long long)have, (long long)want);
-	return STORE_ERROR;
+	return store_schema_current(have, want, "the PostgreSQL database");
 }
 
 int
 pg_store_copy_parts(struct store *st, const char *const **names, size_t *n)
 {
-	static const char *list[NPARTS];
-
 	if (check_version(st) != STORE_OK)
 		return STORE_ERROR;
-	for (size_t i = 0; i < NPARTS; i++)
-		list[i] = parts[i].name;
-	*names = list;
-	*n = NPARTS;
+	*names = store_copy_names;
+	*n = store_copy_nparts;
 	return STORE_OK;
 }
 
@@ -142,7 +105,7 @@ pg_store_copy_count(struct store *st, const char *name, int64_t *n)
 {
 	const struct part *t = part_named(name);
 
-	if (t == NULL || pgsql_int64(st, t->count, 0, NULL, n, t->name) != STORE_OK)
+	if (t == NULL || pg_run_int64(st, t->count, 0, NULL, n, t->name) != STORE_OK)
 		return STORE_ERROR;
 	return STORE_OK;
 }
@@ -165,14 +128,14 @@ pg_store_copy_read(struct store *st, const char *name, store_cells_fn fn, void *
 
 	if (t == NULL)
 		return STORE_ERROR;
-	if (own && pgsql_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
+	if (own && pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
 		return STORE_ERROR;
-	if (pgsql_run(st, "SET LOCAL extra_float_digits = 1", 0, NULL, NULL, "copy") != STORE_OK ||
-	    pgsql_run(st, t->read, 0, NULL, NULL, t->name) != STORE_OK)
+	if (pg_run(st, "SET LOCAL extra_float_digits = 1", 0, NULL, NULL, "copy") != STORE_OK ||
+	    pg_run(st, t->read, 0, NULL, NULL, t->name) != STORE_OK)
 		goto out;
 	do {
 		PQclear(r);
-		if (pgsql_run(st, "FETCH " FETCH_ROWS " FROM " CURSOR, 0, NULL, &r, t->name) != STORE_OK)
+		if (pg_run(st, "FETCH " FETCH_ROWS " FROM " CURSOR, 0, NULL, &r, t->name) != STORE_OK)
 			goto out;
 		if (PQnfields(r) != t->ncols) {
 			log_error("copy %s: %d columns, want %d", t->name, PQnfields(r), t->ncols);
@@ -188,18 +151,18 @@ pg_store_copy_read(struct store *st, const char *name, store_cells_fn fn, void *
 			}
 		}
 	} while (rows > 0);
-	rc = pgsql_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
+	rc = pg_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
 out:
 	PQclear(r);
 	if (own) {
 		if (rc == STORE_OK)
-			rc = pgsql_commit(st) == 0 ? STORE_OK : STORE_ERROR;
+			rc = pg_commit(st) == 0 ? STORE_OK : STORE_ERROR;
 		else
-			pgsql_rollback(st);
+			pg_rollback(st);
 	} else if (rc != STORE_OK && st->conn != NULL &&
 	    PQtransactionStatus(st->conn) == PQTRANS_INTRANS) {
 		/* fn stopped the walk: the snapshot goes on without the cursor. */
-		pgsql_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
+		pg_run(st, "CLOSE " CURSOR, 0, NULL, NULL, t->name);
 	}
 	return rc;
 }
@@ -216,29 +179,18 @@ out:
 int
 pg_store_copy_begin(struct store *st)
 {
-	int64_t n;
-
-	if (pgsql_begin(st, "") != 0)
+	if (pg_begin(st, "") != 0)
 		return STORE_ERROR;
-	if (pgsql_run(st, "SET LOCAL statement_timeout = 0", 0, NULL, NULL, "copy") != STORE_OK ||
+	if (pg_run(st, "SET LOCAL statement_timeout = 0", 0, NULL, NULL, "copy") != STORE_OK ||
 	    check_version(st) != STORE_OK)
 		goto fail;
-	for (size_t i = 0; i < NPARTS; i++) {
-		if (strcmp(parts[i].name, "builtin_texts") == 0)
-			continue;
-		if (pg_store_copy_count(st, parts[i].name, &n) != STORE_OK)
-			goto fail;
-		if (n > 0) {
-			log_error("the PostgreSQL database is not empty (%s: %lld rows): the copy goes "
-			    "into a new database", parts[i].name, (long long)n);
-			goto fail;
-		}
-	}
-	if (pgsql_change(st, "DELETE FROM builtin_texts", 0, NULL, NULL, "builtin_texts") != STORE_OK)
+	if (store_copy_empty(st, "the PostgreSQL database", pg_store_copy_count) != STORE_OK)
+		goto fail;
+	if (pg_change(st, "DELETE FROM builtin_texts", 0, NULL, NULL, "builtin_texts") != STORE_OK)
 		goto fail;
 	return STORE_OK;
 fail:
-	pgsql_rollback(st);
+	pg_rollback(st);
 	return STORE_ERROR;
 }
 
@@ -250,7 +202,7 @@ log_copy(const char *part, const char *msg)
 	char what[64];
 
 	snprintf(what, sizeof(what), "copy %s", part);
-	pgsql_log(what, msg);
+	pg_log_error(what, msg);
 }
 
 /* The end of a wait that starts now: the store's deadline, if it has one,
@@ -258,8 +210,8 @@ log_copy(const char *part, const char *msg)
 static int
 wait_socket(struct store *st, short events)
 {
-	return pgsql_wait(st->conn, events,
-	    st->deadline != 0 ? st->deadline : pgsql_now_ms() + PG_STATEMENT_MS);
+	return pg_wait(st->conn, events,
+	    st->deadline != 0 ? st->deadline : pg_now_ms() + PG_STATEMENT_MS);
 }
 
 /* Send everything libpq holds, reading what the server says meanwhile:
@@ -273,7 +225,7 @@ flush(struct store *st, const char *part)
 		if (wait_socket(st, POLLIN | POLLOUT) != 0) {
 			log_copy(part, errno == ETIMEDOUT ? "no answer in time (server or pgbouncer "
 			    "frozen?)" : strerror(errno));
-			pgsql_drop(st);
+			pg_drop(st);
 			return -1;
 		}
 		if (PQconsumeInput(st->conn) == 0)
@@ -281,7 +233,7 @@ flush(struct store *st, const char *part)
 	}
 	if (rc != 0) {
 		log_copy(part, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_drop(st);
 		return -1;
 	}
 	return 0;
@@ -300,7 +252,7 @@ next_result(struct store *st, const char *part, int *failed)
 		if (wait_socket(st, POLLIN) != 0 || PQconsumeInput(st->conn) == 0) {
 			log_copy(part, errno == ETIMEDOUT ? "no answer in time (server or pgbouncer "
 			    "frozen?)" : PQerrorMessage(st->conn));
-			pgsql_drop(st);
+			pg_drop(st);
 			*failed = 1;
 			return NULL;
 		}
@@ -423,7 +375,7 @@ copy_in(struct store *st, const struct part *t, store_feed_fn feed, void *arg,
 	}
 	if (PQsendQueryParams(st->conn, t->write, 0, NULL, NULL, NULL, NULL, 0) == 0) {
 		log_copy(t->name, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_drop(st);
 		return STORE_ERROR;
 	}
 	if ((r = next_result(st, t->name, &failed)) == NULL) {
@@ -464,7 +416,7 @@ copy_in(struct store *st, const struct part *t, store_feed_fn feed, void *arg,
 		rc = STORE_ERROR;
 	else if (rc == STORE_OK && PQstatus(st->conn) != CONNECTION_OK) {
 		log_copy(t->name, PQerrorMessage(st->conn));
-		pgsql_drop(st);
+		pg_drop(st);
 		rc = STORE_ERROR;
 	}
 out:
@@ -491,7 +443,7 @@ put_update(void *arg, const char *const *cells, size_t n)
 		log_error("copy %s: a row of %zu cells, want %d", u->t->name, n, u->t->ncols);
 		return STORE_ERROR;
 	}
-	rc = pgsql_change_one(u->st, u->t->write, (int)n, cells, u->t->name);
+	rc = pg_change_one(u->st, u->t->write, (int)n, cells, u->t->name);
 	if (rc == STORE_NOTFOUND)
 		log_error("copy %s: no row for %s", u->t->name, cells[0] ? cells[0] : "NULL");
 	if (rc != STORE_OK)
@@ -518,7 +470,7 @@ pg_store_copy_write(struct store *st, const char *name, store_feed_fn feed, void
 	}
 	if (copy_in(st, t, feed, arg, written) != STORE_OK)
 		return STORE_ERROR;
-	if (t->identity != NULL && pgsql_run(st, t->identity, 0, NULL, NULL, t->name) != STORE_OK)
+	if (t->identity != NULL && pg_run(st, t->identity, 0, NULL, NULL, t->name) != STORE_OK)
 		return STORE_ERROR;
 	return STORE_OK;
 }
@@ -527,8 +479,8 @@ int
 pg_store_copy_end(struct store *st, int commit)
 {
 	if (!commit) {
-		pgsql_rollback(st);
+		pg_rollback(st);
 		return STORE_OK;
 	}
-	return pgsql_commit(st) == 0 ? STORE_OK : STORE_ERROR;
+	return pg_commit(st) == 0 ? STORE_OK : STORE_ERROR;
 }

@@ -1,4 +1,4 @@
-/* store_pg_proof.c: the PostgreSQL store of the proof of the log: seals, leaves, erasure, purge. */
+/* pg_proof.c: the PostgreSQL store of the proof of the log: seals, leaves, erasure, purge. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +49,15 @@ pg_store_snapshot(struct store *st, int begin)
 		/* A failed statement has already been reported, and its
 		 * transaction can only be rolled back. */
 		if (st->conn != NULL && PQtransactionStatus(st->conn) == PQTRANS_INERROR) {
-			pgsql_rollback(st);
+			pg_rollback(st);
 			return STORE_OK;
 		}
-		return pgsql_commit(st) == 0 ? STORE_OK : STORE_ERROR;
+		return pg_commit(st) == 0 ? STORE_OK : STORE_ERROR;
 	}
-	if (pgsql_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
+	if (pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
 		return STORE_ERROR;
-	if (pgsql_int64(st, "SELECT count(*) FROM sites", 0, NULL, &n, "snapshot") != STORE_OK) {
-		pgsql_rollback(st);
+	if (pg_run_int64(st, "SELECT count(*) FROM sites", 0, NULL, &n, "snapshot") != STORE_OK) {
+		pg_rollback(st);
 		return STORE_ERROR;
 	}
 	return STORE_OK;
@@ -73,7 +73,7 @@ pg_store_consent_find(struct store *st, const char *key, const char *anon_id_has
 	    " ORDER BY l.created_at, l.id";
 	const char *p[] = {key, anon_id_hash};
 
-	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, store_log_columns, store_log_ncolumns,
+	return pg_site_rows(st, sql, PG_NPARAMS(p), p, store_log_columns, store_log_ncolumns,
 	    fn, arg, "consent find");
 }
 
@@ -86,7 +86,7 @@ pg_store_unsealed(struct store *st, const char *key, store_row_fn fn, void *arg)
 	    " ORDER BY l.created_at, l.id";
 	const char *p[] = {key};
 
-	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, store_log_columns, store_log_ncolumns,
+	return pg_site_rows(st, sql, PG_NPARAMS(p), p, store_log_columns, store_log_ncolumns,
 	    fn, arg, "unsealed entries");
 }
 
@@ -99,10 +99,10 @@ pg_store_consent_count(struct store *st, const char *key, int64_t *n)
 	int64_t site;
 	int rc;
 
-	if ((rc = pgsql_site_id(st, key, 0, &site)) != STORE_OK)
+	if ((rc = pg_site_id(st, key, 0, &site)) != STORE_OK)
 		return rc;
-	p[0] = pgsql_int_text(site_text, site);
-	return pgsql_int64(st, sql, PG_NPARAMS(p), p, n, "count entries");
+	p[0] = pg_int_text(site_text, site);
+	return pg_run_int64(st, sql, PG_NPARAMS(p), p, n, "count entries");
 }
 
 static const struct store_column seal_columns[] = { SEAL_COLUMN_LIST };
@@ -116,7 +116,7 @@ pg_store_seals(struct store *st, const char *key, store_row_fn fn, void *arg)
 	    " WHERE site_id = (SELECT id FROM sites WHERE site_key = $1) ORDER BY seq";
 	const char *p[] = {key};
 
-	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, seal_columns, nitems(seal_columns),
+	return pg_site_rows(st, sql, PG_NPARAMS(p), p, seal_columns, nitems(seal_columns),
 	    fn, arg, "seals");
 }
 
@@ -140,197 +140,170 @@ pg_store_seal_leaves(struct store *st, const char *key, int64_t seq,
 	int64_t site, id;
 	int rc;
 
-	if ((rc = pgsql_site_id(st, key, 0, &site)) != STORE_OK)
+	if ((rc = pg_site_id(st, key, 0, &site)) != STORE_OK)
 		return rc;
-	p[0] = pgsql_int_text(site_text, site);
-	p[1] = pgsql_int_text(seq_text, seq);
-	if ((rc = pgsql_int64(st, seal_sql, PG_NPARAMS(p), p, &id, "seal lookup")) != STORE_OK)
+	p[0] = pg_int_text(site_text, site);
+	p[1] = pg_int_text(seq_text, seq);
+	if ((rc = pg_run_int64(st, seal_sql, PG_NPARAMS(p), p, &id, "seal lookup")) != STORE_OK)
 		return rc;
-	p[0] = pgsql_int_text(id_text, id);
+	p[0] = pg_int_text(id_text, id);
 	p[1] = site_text;
-	return pgsql_rows(st, sql, PG_NPARAMS(p), p, store_log_columns, store_log_ncolumns,
+	return pg_rows(st, sql, PG_NPARAMS(p), p, store_log_columns, store_log_ncolumns,
 	    fn, arg, "seal leaves");
 }
 
 /*
- * The leaves a new seal takes, read in one read-only transaction (no lock
- * of any kind: one snapshot for both statements): the previous seal and up
- * to max unsealed entries, oldest first.  *leaf receives a new array
- * (caller frees).
+ * store_seal()'s statements (store_seal.c has the protocol).  The read is
+ * one read-only transaction (no lock of any kind: one snapshot for both
+ * statements).  What SQLite's single writer gives the write transaction
+ * (BEGIN IMMEDIATE), the lock on the site's row gives here (pg_site_id
+ * with lock, until the commit): sealers of one site take turns, so the
+ * last seq read under the lock is still the last when the seal is added.
+ * The seal and the marks of its entries are one statement; an entry
+ * erased, purged or sealed since the read is not marked, and then the
+ * count tells.
  */
 static int
-seal_read(struct store *st, int64_t site, size_t max, int slack_seconds,
-          struct store_seal *s, struct store_leaf **leaf, size_t *n)
+seal_site_id(struct store *st, const char *key, int64_t *site)
+{
+	return pg_site_id(st, key, 0, site);
+}
+
+static int
+seal_read_begin(struct store *st)
+{
+	return pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY");
+}
+
+static int
+seal_last(struct store *st, int64_t site, int slack_seconds, int64_t *seq, char hash[66],
+          char from[40])
 {
 	/* The last seal's last entry less the slack, in the stored form
 	 * (SQLite's strftime('%Y-%m-%dT%H:%M:%fZ', t, '-N seconds')). */
-	static const char last_sql[] =
+	static const char sql[] =
 	    "SELECT seq, hash, to_char((last_created_at::timestamptz"
 	    " - make_interval(secs => $2::integer)) AT TIME ZONE 'UTC',"
 	    " 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 	    " FROM consent_seals WHERE site_id = $1 ORDER BY seq DESC LIMIT 1";
+	char site_text[24], slack_text[24];
+	const char *const p[] = {pg_int_text(site_text, site), pg_int_text(slack_text, slack_seconds)};
+	PGresult *r = NULL;
+
+	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "last seal") != STORE_OK)
+		return STORE_ERROR;
+	*seq = 0;
+	if (PQntuples(r) > 0) {
+		const char *f = PQgetvalue(r, 0, 2);
+
+		*seq = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		snprintf(hash, 66, "%s", PQgetisnull(r, 0, 1) ? "" : PQgetvalue(r, 0, 1));
+		if (!PQgetisnull(r, 0, 2) && strlen(f) < 40)
+			memcpy(from, f, strlen(f) + 1);
+	}
+	PQclear(r);
+	return STORE_OK;
+}
+
+static int
+seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
+            struct store_leaf *leaf, size_t *n)
+{
 	/* From the last seal's last entry, less the slack, on: the log's
 	 * (site_id, created_at) index, no index of its own that every insert
 	 * would write. */
-	static const char leaf_sql[] =
+	static const char sql[] =
 	    "SELECT id, created_at, digest FROM consent_log"
 	    " WHERE site_id = $1 AND created_at >= $3 AND seal_id IS NULL"
 	    " ORDER BY created_at, id LIMIT $2";
-	char site_text[24], slack_text[24], max_text[24], from[40] = "";
-	const char *p[3];
+	char site_text[24], max_text[24];
+	const char *const p[] = {pg_int_text(site_text, site), pg_int_text(max_text, (int64_t)max),
+	    from};
 	PGresult *r = NULL;
-	int rc = STORE_ERROR, rows;
+	int rc = STORE_OK, rows;
 
-	*leaf = NULL;
-	*n = 0;
-	if (pgsql_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
+	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "unsealed entries") != STORE_OK)
 		return STORE_ERROR;
-	p[0] = pgsql_int_text(site_text, site);
-	p[1] = pgsql_int_text(slack_text, slack_seconds);
-	if (pgsql_run(st, last_sql, 2, p, &r, "last seal") != STORE_OK)
-		goto out;
-	if (PQntuples(r) > 0) {
-		const char *h = PQgetvalue(r, 0, 1), *f = PQgetvalue(r, 0, 2);
-
-		if (!PQgetisnull(r, 0, 2) && strlen(f) < sizeof(from))
-			memcpy(from, f, strlen(f) + 1);
-		s->seq = strtoll(PQgetvalue(r, 0, 0), NULL, 10) + 1;
-		if (PQgetisnull(r, 0, 1) || strlen(h) != 64) {
-			log_error("seal %lld has no hash", (long long)(s->seq - 1));
-			goto out;
-		}
-		memcpy(s->prev, h, 65);
-	} else {
-		s->seq = 1;
-		memset(s->prev, '0', 64);
-		s->prev[64] = '\0';
-	}
-	PQclear(r);
-	r = NULL;
-	p[1] = pgsql_int_text(max_text, (int64_t)max);
-	p[2] = from;
-	if (pgsql_run(st, leaf_sql, 3, p, &r, "unsealed entries") != STORE_OK)
-		goto out;
-	if ((*leaf = calloc(max > 0 ? max : 1, sizeof(**leaf))) == NULL) {
-		log_error("out of memory");
-		goto out;
-	}
 	rows = PQntuples(r);
 	for (int i = 0; i < rows && *n < max; i++) {
-		struct store_leaf *l = &(*leaf)[*n];
-		const char *t = PQgetvalue(r, i, 1), *d = PQgetvalue(r, i, 2);
-
-		l->id = strtoll(PQgetvalue(r, i, 0), NULL, 10);
-		if (PQgetisnull(r, i, 2) || strlen(d) != 64 || strlen(t) >= sizeof(l->created_at)) {
-			log_error("entry %lld has no digest (consentctl init upgrades the database)",
-			    (long long)l->id);
-			goto out;
+		if (store_leaf_set(&leaf[*n], strtoll(PQgetvalue(r, i, 0), NULL, 10),
+		    PQgetvalue(r, i, 1), PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2)) != 0) {
+			rc = STORE_ERROR;
+			break;
 		}
-		memcpy(l->created_at, t, strlen(t) + 1);
-		memcpy(l->digest, d, 65);
 		(*n)++;
 	}
-	rc = STORE_OK;
-out:
 	PQclear(r);
-	pgsql_rollback(st);
-	if (rc != STORE_OK) {
-		free(*leaf);
-		*leaf = NULL;
-		*n = 0;
-	}
 	return rc;
 }
 
-/*
- * What SQLite's single writer gives the write transaction (BEGIN
- * IMMEDIATE), the lock on the site's row gives here (pgsql_site_id with
- * lock, until the commit): sealers of one site take turns, so the last seq read under the lock is
- * still the last when the seal is added.  The seal and the marks of its
- * entries are one statement; an entry erased, purged or sealed since the
- * read is not marked, and then the count tells.
- */
-int
-pg_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
-              void *arg, int64_t *sealed)
+static int
+seal_write_begin(struct store *st, const char *key)
 {
-	static const char last_sql[] =
+	int64_t site;
+	int rc;
+
+	if (pg_begin(st, "") != 0)
+		return STORE_ERROR;
+	if ((rc = pg_site_id(st, key, 1, &site)) != STORE_OK)
+		pg_rollback(st);
+	return rc;
+}
+
+static int
+seal_last_seq(struct store *st, int64_t site, int64_t *seq)
+{
+	static const char sql[] =
 	    "SELECT coalesce(max(seq), 0) FROM consent_seals WHERE site_id = $1";
-	static const char add_sql[] =
+	char site_text[24];
+	const char *const p[] = {pg_int_text(site_text, site)};
+
+	return pg_run_int64(st, sql, PG_NPARAMS(p), p, seq, "last seal") == STORE_OK ?
+	    STORE_OK : STORE_ERROR;
+}
+
+static int
+seal_add(struct store *st, int64_t site, const struct store_seal *s,
+         const struct store_leaf *leaf, size_t n, int64_t *marked)
+{
+	static const char sql[] =
 	    "WITH s AS (INSERT INTO consent_seals (site_id, seq, sealed_at, tree_size, root,"
 	    " prev, hash, last_created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id),"
 	    " m AS (UPDATE consent_log SET seal_id = (SELECT id FROM s)"
 	    " WHERE id = ANY ($9::bigint[]) AND site_id = $1 AND seal_id IS NULL RETURNING 1)"
 	    " SELECT count(*) FROM m";
 	char site_text[24], seq_text[24], size_text[24], *ids_text = NULL;
-	struct store_leaf *leaf = NULL;
-	struct store_seal s;
-	int64_t site, last, marked, *ids = NULL;
-	size_t n = 0;
-	int rc;
+	int64_t *ids;
+	int rc = STORE_ERROR;
 
-	*sealed = 0;
-	memset(&s, 0, sizeof(s));
-	if ((rc = pgsql_site_id(st, key, 0, &site)) != STORE_OK)
-		return rc;
-	if ((rc = seal_read(st, site, max, slack, &s, &leaf, &n)) != STORE_OK || n == 0)
-		goto done;
-	clock_now(s.sealed_at, NULL);
-	if (fn(arg, key, leaf, n, &s) != 0) {
-		rc = STORE_ERROR;
-		goto done;
-	}
-	rc = STORE_ERROR;
 	if ((ids = malloc(n * sizeof(*ids))) == NULL) {
 		log_error("out of memory");
-		goto done;
+		return STORE_ERROR;
 	}
 	for (size_t i = 0; i < n; i++)
 		ids[i] = leaf[i].id;
-	if ((ids_text = int_array(ids, n)) == NULL)
-		goto done;
-	if (pgsql_begin(st, "") != 0)
-		goto done;
-	if ((rc = pgsql_site_id(st, key, 1, &site)) != STORE_OK)
-		goto fail;
-	rc = STORE_ERROR;
-	{
-		const char *p[] = {pgsql_int_text(site_text, site)};
-
-		if (pgsql_int64(st, last_sql, PG_NPARAMS(p), p, &last, "last seal") != STORE_OK)
-			goto fail;
-	}
-	/* Another sealer may have gone first: then this seal is not the next. */
-	if (last != s.seq - 1) {
-		rc = STORE_EXISTS;
-		goto fail;
-	}
-	{
-		const char *p[] = {site_text, pgsql_int_text(seq_text, s.seq), s.sealed_at,
-		    pgsql_int_text(size_text, s.tree_size), s.root, s.prev, s.hash,
+	if ((ids_text = int_array(ids, n)) != NULL) {
+		const char *const p[] = {pg_int_text(site_text, site), pg_int_text(seq_text, s->seq),
+		    s->sealed_at, pg_int_text(size_text, s->tree_size), s->root, s->prev, s->hash,
 		    leaf[n - 1].created_at, ids_text};
 
-		if ((rc = pgsql_int64(st, add_sql, PG_NPARAMS(p), p, &marked, "add seal"))
-		    != STORE_OK)
-			goto fail;
+		rc = pg_run_int64(st, sql, PG_NPARAMS(p), p, marked, "add seal");
 	}
-	if (marked != (int64_t)n) {   /* erased or sealed meanwhile */
-		rc = STORE_EXISTS;
-		goto fail;
-	}
-	rc = STORE_ERROR;
-	if (pgsql_commit(st) != 0)
-		goto done;
-	*sealed = (int64_t)n;
-	rc = STORE_OK;
-	goto done;
-fail:
-	pgsql_rollback(st);
-done:
 	free(ids_text);
 	free(ids);
-	free(leaf);
 	return rc;
+}
+
+static const struct store_sealer sealer = {
+	seal_site_id, seal_read_begin, pg_rollback, seal_last, seal_leaves,
+	seal_write_begin, seal_last_seq, seal_add, pg_commit, pg_rollback,
+};
+
+int
+pg_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
+              void *arg, int64_t *sealed)
+{
+	return store_seal_run(st, &sealer, key, max, slack, fn, arg, sealed);
 }
 
 /*
@@ -374,16 +347,16 @@ pg_store_consent_erase(struct store *st, const char *key, const char *anon_id_ha
 	int rc;
 
 	*count = 0;
-	if ((rc = pgsql_site_id(st, key, 0, &site)) != STORE_OK)
+	if ((rc = pg_site_id(st, key, 0, &site)) != STORE_OK)
 		return rc;
 	clock_now(now, NULL);
 	{
-		const char *p[] = {pgsql_int_text(site_text, site), anon_id_hash, now};
+		const char *p[] = {pg_int_text(site_text, site), anon_id_hash, now};
 
-		if (pgsql_int64(st, sql, PG_NPARAMS(p), p, count, "erase") != STORE_OK)
+		if (pg_run_int64(st, sql, PG_NPARAMS(p), p, count, "erase") != STORE_OK)
 			return STORE_ERROR;
 	}
-	return pgsql_run(st, vacuum_sql, 0, NULL, NULL, "vacuum after erasure");
+	return pg_run(st, vacuum_sql, 0, NULL, NULL, "vacuum after erasure");
 }
 
 static const struct store_column erasure_columns[] = { ERASURE_COLUMN_LIST };
@@ -396,7 +369,7 @@ pg_store_erasures(struct store *st, const char *key, store_row_fn fn, void *arg)
 	    " WHERE site_id = (SELECT id FROM sites WHERE site_key = $1) ORDER BY id";
 	const char *p[] = {key};
 
-	return pgsql_site_rows(st, sql, PG_NPARAMS(p), p, erasure_columns,
+	return pg_site_rows(st, sql, PG_NPARAMS(p), p, erasure_columns,
 	    nitems(erasure_columns), fn, arg, "erasures");
 }
 
@@ -426,15 +399,15 @@ pg_store_purge_entries(struct store *st, const char *key, const char *cutoff,
 	int rc;
 
 	*done = 0;
-	if ((rc = pgsql_site_id(st, key, 0, &site)) != STORE_OK)
+	if ((rc = pg_site_id(st, key, 0, &site)) != STORE_OK)
 		return rc;
-	p[0] = pgsql_int_text(site_text, site);
+	p[0] = pg_int_text(site_text, site);
 	p[1] = cutoff;
-	p[2] = pgsql_int_text(max_text, (int64_t)max);
+	p[2] = pg_int_text(max_text, (int64_t)max);
 	if (dry_run)
-		return pgsql_int64(st, count_sql, 2, p, done, "purge count") == STORE_OK
+		return pg_run_int64(st, count_sql, 2, p, done, "purge count") == STORE_OK
 		    ? STORE_OK : STORE_ERROR;
-	return pgsql_int64(st, del_sql, PG_NPARAMS(p), p, done, "purge") == STORE_OK
+	return pg_run_int64(st, del_sql, PG_NPARAMS(p), p, done, "purge") == STORE_OK
 	    ? STORE_OK : STORE_ERROR;
 }
 
@@ -449,13 +422,13 @@ pg_store_purge_visitors(struct store *st, const char *month, size_t max,
 	    "DELETE FROM mau_visitors WHERE (site_id, month, anon_id_hash) IN"
 	    " (SELECT site_id, month, anon_id_hash FROM mau_visitors WHERE month < $1 LIMIT $2)";
 	char max_text[24];
-	const char *p[] = {month, pgsql_int_text(max_text, (int64_t)max)};
+	const char *p[] = {month, pg_int_text(max_text, (int64_t)max)};
 
 	*done = 0;
 	if (dry_run)
-		return pgsql_int64(st, count_sql, 1, p, done, "purge visitors") == STORE_OK
+		return pg_run_int64(st, count_sql, 1, p, done, "purge visitors") == STORE_OK
 		    ? STORE_OK : STORE_ERROR;
-	return pgsql_change(st, del_sql, PG_NPARAMS(p), p, done, "purge visitors") == STORE_OK
+	return pg_change(st, del_sql, PG_NPARAMS(p), p, done, "purge visitors") == STORE_OK
 	    ? STORE_OK : STORE_ERROR;
 }
 
@@ -492,10 +465,10 @@ pg_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *
 		goto out;
 	}
 	do {
-		const char *p[] = {pgsql_int_text(last_text, last),
-		    pgsql_int_text(max_text, (int64_t)max)};
+		const char *p[] = {pg_int_text(last_text, last),
+		    pg_int_text(max_text, (int64_t)max)};
 
-		if (pgsql_run(st, sel_sql, PG_NPARAMS(p), p, &r, "digest entries") != STORE_OK)
+		if (pg_run(st, sel_sql, PG_NPARAMS(p), p, &r, "digest entries") != STORE_OK)
 			goto out;
 		if ((size_t)(n = PQntuples(r)) > max)
 			n = (int)max;
@@ -506,7 +479,7 @@ pg_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *
 			const cJSON *key;
 			int failed;
 
-			if ((row = pgsql_row(r, i, digest_columns, nitems(digest_columns))) == NULL)
+			if ((row = pg_row(r, i, digest_columns, nitems(digest_columns))) == NULL)
 				goto out;
 			key = cJSON_GetObjectItemCaseSensitive(row, "site_key");
 			last = ids[i] = strtoll(PQgetvalue(r, i, 0), NULL, 10);
@@ -529,7 +502,7 @@ pg_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *
 		{
 			const char *u[] = {ids_text, digests};
 
-			if (pgsql_change(st, upd_sql, PG_NPARAMS(u), u, NULL, "digest entry")
+			if (pg_change(st, upd_sql, PG_NPARAMS(u), u, NULL, "digest entry")
 			    != STORE_OK)
 				goto out;
 		}

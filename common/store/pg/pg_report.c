@@ -1,4 +1,4 @@
-/* store_pg_report.c: the PostgreSQL store's aggregates of one period of a site (consentctl report). */
+/* pg_report.c: the PostgreSQL store's aggregates of one period of a site (consentctl report). */
 #include <stdlib.h>
 
 #include "base/log.h"
@@ -7,7 +7,7 @@
 #include "store/store_report_json.h"
 
 /*
- * The figures of store_report.c, by the same aggregates, read in one
+ * The figures of sqlite_report.c, by the same aggregates, read in one
  * snapshot (REPEATABLE READ READ ONLY): every statement sees the same log.
  * Every statement reads one site ($1) and one period, created_at in
  * [$2, $3): times compare as text, byte-wise (the schema's COLLATE "C"),
@@ -16,7 +16,7 @@
  */
 #define PERIOD " FROM consent_log WHERE site_id = $1::bigint AND created_at >= $2 AND created_at < $3"
 
-/* Time to action (TTA_NAMES, store_report_json.h), as store_report.c
+/* Time to action (TTA_NAMES, store_report_json.h), as sqlite_report.c
  * counts it: how many decisions sent it, and how many fall below each
  * bound but the first ($4 to $9). */
 #define TTA \
@@ -84,7 +84,7 @@ static const struct store_column figure_columns[] = {
 };
 
 /* What each part of figures_sql becomes in the report, with the members
- * store_report.c gives it, in its order. */
+ * sqlite_report.c gives it, in its order. */
 static const char *const totals_members[] = {
 	"entries", "impressions", "decisions", ACTION_NAMES,
 	"gpc_sent", "gpc_not_sent", "gpc_not_recorded", TTA_NAMES, NULL,
@@ -109,7 +109,7 @@ static const struct part {
  * Each visitor of the period (hashed id) with the id of its last
  * decision, the one stored last (identity values grow in the order the
  * entries are inserted, as SQLite's rowid; migrate keeps them), then those
- * decisions counted by their categories object, as store_report.c does: a
+ * decisions counted by their categories object, as sqlite_report.c does: a
  * first row with category NULL counts the visitors; then, per category id
  * (ordered byte-wise), the visitors whose last decision names it and how
  * many of them it allows (its value is the literal true: SQLite's type
@@ -180,7 +180,7 @@ add_rows(struct store *st, cJSON *out, const char *name, const char *sql,
 		log_error("out of memory");
 		return STORE_ERROR;
 	}
-	return pgsql_rows(st, sql, 3, params, cols, n, report_json_collect, arr, name);
+	return pg_rows(st, sql, 3, params, cols, n, report_json_collect, arr, name);
 }
 
 /* Move member from of row into o as member to: 0, or -1 (absent, or out
@@ -227,7 +227,7 @@ add_figures(struct store *st, cJSON *out, const char *const *params)
 	int rc = STORE_ERROR, r = 0, rows;
 	size_t i;
 
-	if (pgsql_run(st, figures_sql, (int)NPARAMS, params, &res, "report") != STORE_OK)
+	if (pg_run(st, figures_sql, (int)NPARAMS, params, &res, "report") != STORE_OK)
 		return STORE_ERROR;
 	rows = PQntuples(res);
 	for (i = 0; i < NPARTS; i++) {
@@ -237,7 +237,7 @@ add_figures(struct store *st, cJSON *out, const char *const *params)
 			goto out;
 		}
 		for (; r < rows && strtoll(PQgetvalue(res, r, 0), NULL, 10) == (long long)i; r++) {
-			if ((row = pgsql_row(res, r, figure_columns, nitems(figure_columns))) == NULL)
+			if ((row = pg_row(res, r, figure_columns, nitems(figure_columns))) == NULL)
 				goto out;
 			o = pick(row, &parts[i]);
 			cJSON_Delete(row);
@@ -276,11 +276,11 @@ median(struct store *st, const void *arg, const struct report_json_median *m, do
 	params[0] = period[0];
 	params[1] = period[1];
 	params[2] = period[2];
-	params[3] = pgsql_int_text(take, m->take);
-	params[4] = pgsql_int_text(skip, m->skip);
-	params[5] = m->from >= 0 ? pgsql_int_text(from, m->from) : NULL;
-	params[6] = m->to >= 0 ? pgsql_int_text(to, m->to) : NULL;
-	if (pgsql_run(st, median_sql[m->down], PG_NPARAMS(params), params, &res,
+	params[3] = pg_int_text(take, m->take);
+	params[4] = pg_int_text(skip, m->skip);
+	params[5] = m->from >= 0 ? pg_int_text(from, m->from) : NULL;
+	params[6] = m->to >= 0 ? pg_int_text(to, m->to) : NULL;
+	if (pg_run(st, median_sql[m->down], PG_NPARAMS(params), params, &res,
 	    "report median") != STORE_OK)
 		return STORE_ERROR;
 	if (PQntuples(res) != 1) {
@@ -323,19 +323,19 @@ pg_store_report(struct store *st, const char *key, const char *from, const char 
 	 * many as rows, and compiles the aggregates for a cost they never
 	 * reach (over 1M entries the report took 5.8 to 6.6 s with it, 4.2 to
 	 * 5.1 s without).  SET LOCAL ends with the transaction. */
-	if (pgsql_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
+	if (pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY") != 0)
 		return STORE_ERROR;
-	if (pgsql_run(st, "SET LOCAL jit = off", 0, NULL, NULL, "report") != STORE_OK) {
+	if (pg_run(st, "SET LOCAL jit = off", 0, NULL, NULL, "report") != STORE_OK) {
 		rc = STORE_ERROR;
 		goto out;
 	}
-	if ((rc = pgsql_site_id(st, key, 0, &site)) != STORE_OK)
+	if ((rc = pg_site_id(st, key, 0, &site)) != STORE_OK)
 		goto out;
-	params[0] = pgsql_int_text(id, site);
+	params[0] = pg_int_text(id, site);
 	params[1] = from;
 	params[2] = to;
 	for (i = 1; i < TTA_NBOUNDS; i++)
-		params[i + 2] = pgsql_int_text(bound[i], report_json_tta_bounds[i]);
+		params[i + 2] = pg_int_text(bound[i], report_json_tta_bounds[i]);
 	rc = STORE_ERROR;
 	if ((r = cJSON_CreateObject()) == NULL) {
 		log_error("out of memory");
@@ -349,14 +349,14 @@ pg_store_report(struct store *st, const char *key, const char *from, const char 
 	    (rc = add_rows(st, r, "scripts", scripts_sql, script_columns,
 	    nitems(script_columns), params)) != STORE_OK)
 		goto out;
-	if (pgsql_commit(st) != 0) {
+	if (pg_commit(st) != 0) {
 		rc = STORE_ERROR;
 		goto out;
 	}
 	*out = r;
 	r = NULL;
 out:
-	pgsql_rollback(st);   /* nothing once committed */
+	pg_rollback(st);   /* nothing once committed */
 	cJSON_Delete(r);
 	return rc;
 }

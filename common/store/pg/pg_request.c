@@ -1,4 +1,4 @@
-/* store_pg_request.c: the PostgreSQL store of the request path (sites, domains, answers, consent, scripts). */
+/* pg_request.c: the PostgreSQL store of the request path (sites, domains, answers, consent, scripts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +45,7 @@ pg_store_site_get(struct store *st, const char *key, struct site *out)
 	clock_now(now, month);
 	p[0] = key;
 	p[1] = month;
-	if ((rc = pgsql_run(st, sql, PG_NPARAMS(p), p, &r, "site lookup")) != STORE_OK)
+	if ((rc = pg_run(st, sql, PG_NPARAMS(p), p, &r, "site lookup")) != STORE_OK)
 		goto out;
 	if (PQntuples(r) == 0) {
 		rc = STORE_NOTFOUND;
@@ -53,15 +53,15 @@ pg_store_site_get(struct store *st, const char *key, struct site *out)
 	}
 	out->id = field_int64(r, 0, 0);
 	memcpy(out->key, key, strlen(key) + 1);
-	out->name = pgsql_text_dup(r, 0, 1);
+	out->name = pg_text_dup(r, 0, 1);
 	out->paused = field_int64(r, 0, 2) != 0;
 	out->free_tier = field_int64(r, 0, 3) != 0;
 	out->mau_cap = PQgetisnull(r, 0, 4) ? -1 : field_int64(r, 0, 4);
 	out->config_id = field_int64(r, 0, 5);
 	out->version = field_int64(r, 0, 6);
-	out->document = pgsql_text_dup(r, 0, 7);
-	out->skeleton = pgsql_text_dup(r, 0, 8);
-	out->script_rules = pgsql_text_dup(r, 0, 9);
+	out->document = pg_text_dup(r, 0, 7);
+	out->skeleton = pg_text_dup(r, 0, 8);
+	out->script_rules = pg_text_dup(r, 0, 9);
 	out->visitors = field_int64(r, 0, 10);
 	if (!PQgetisnull(r, 0, 11) && PQgetlength(r, 0, 11) == 64)
 		memcpy(out->config_sha256, PQgetvalue(r, 0, 11), 65);
@@ -84,10 +84,10 @@ pg_store_site_domains(struct store *st, int64_t site_id, store_domain_fn fn, voi
 	    "SELECT host FROM domains WHERE site_id = $1::bigint ORDER BY host";
 	PGresult *r = NULL;
 	char id[24];
-	const char *p[] = {pgsql_int_text(id, site_id)};
+	const char *p[] = {pg_int_text(id, site_id)};
 	int found = 0;
 
-	if (pgsql_run(st, sql, PG_NPARAMS(p), p, &r, "domain lookup") != STORE_OK)
+	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "domain lookup") != STORE_OK)
 		return STORE_ERROR;
 	for (int i = 0; i < PQntuples(r) && found == 0; i++)
 		if (!PQgetisnull(r, i, 0))
@@ -105,15 +105,15 @@ pg_store_config_answer(struct store *st, int64_t config_id, const char *region,
 	    " WHERE config_id = $1::bigint AND region = $2 AND language = $3";
 	PGresult *r = NULL;
 	char id[24];
-	const char *p[] = {pgsql_int_text(id, config_id), region, lang};
+	const char *p[] = {pg_int_text(id, config_id), region, lang};
 	int rc;
 
 	*answer = NULL;
-	if ((rc = pgsql_run(st, sql, PG_NPARAMS(p), p, &r, "config answer")) != STORE_OK)
+	if ((rc = pg_run(st, sql, PG_NPARAMS(p), p, &r, "config answer")) != STORE_OK)
 		goto out;
 	if (PQntuples(r) == 0 || PQgetisnull(r, 0, 0)) {
 		rc = STORE_NOTFOUND;
-	} else if ((*answer = pgsql_text_dup(r, 0, 0)) == NULL) {
+	} else if ((*answer = pg_text_dup(r, 0, 0)) == NULL) {
 		log_error("out of memory");
 		rc = STORE_ERROR;
 	}
@@ -156,7 +156,7 @@ visitor_slot(const char *anon_id_hash)
  * A write of the request path is STORE_OK or STORE_ERROR: nothing it does
  * may meet a unique constraint (every insert that could has its ON
  * CONFLICT), so one that did (an identity behind the ids copied in) is a
- * failure, said here since pgsql_run leaves STORE_EXISTS to the caller.
+ * failure, said here since pg_run leaves STORE_EXISTS to the caller.
  */
 static int
 written(int rc, const char *what)
@@ -215,14 +215,14 @@ pg_store_consent_add(struct store *st, const struct consent_entry *e)
 	}
 	memcpy(month, e->created_at, 7);
 	month[7] = '\0';
-	p[0] = pgsql_int_text(site, e->site_id);
+	p[0] = pg_int_text(site, e->site_id);
 	p[1] = e->created_at;
 	p[2] = e->anon_id_hash;
 	p[3] = e->categories;
 	p[4] = e->event_type;
 	p[5] = value_text(&e->event_action, v[0]);
-	p[6] = e->config_id > 0 ? pgsql_int_text(config, e->config_id) : NULL;
-	p[7] = pgsql_int_text(published, e->published_version);
+	p[6] = e->config_id > 0 ? pg_int_text(config, e->config_id) : NULL;
+	p[7] = pg_int_text(published, e->published_version);
 	p[8] = value_text(&e->config_version, v[1]);
 	p[9] = value_text(&e->region, v[2]);
 	p[10] = value_text(&e->consent_model, v[3]);
@@ -244,8 +244,8 @@ pg_store_consent_add(struct store *st, const struct consent_entry *e)
 	p[26] = e->digest;
 	p[27] = e->builtin_sha256;
 	p[28] = month;
-	p[29] = pgsql_int_text(slot, s);
-	return written(pgsql_change(st, sql, PG_NPARAMS(p), p, NULL, "insert consent"),
+	p[29] = pg_int_text(slot, s);
+	return written(pg_change(st, sql, PG_NPARAMS(p), p, NULL, "insert consent"),
 	    "insert consent");
 }
 
@@ -349,14 +349,14 @@ pg_store_scripts_report(struct store *st, int64_t site_id, const char *page_url,
 		return STORE_ERROR;
 	}
 	clock_now(now, NULL);
-	p[0] = pgsql_int_text(id, site_id);
+	p[0] = pg_int_text(id, site_id);
 	p[1] = records;
 	p[2] = now;
 	p[3] = page_url;
 	p[4] = sync_id;
 	p[5] = error ? "failed" : "complete";
 	p[6] = error;
-	rc = pgsql_change(st, sql, PG_NPARAMS(p), p, NULL, "script report");
+	rc = pg_change(st, sql, PG_NPARAMS(p), p, NULL, "script report");
 	free(records);
 	return written(rc, "script report");
 }

@@ -1,4 +1,4 @@
-/* store_pg_schema.c: the PostgreSQL store's schema: consentctl init creates it, or finds it current. */
+/* pg_schema.c: the PostgreSQL store's schema: consentctl init creates it, or finds it current. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,16 +42,16 @@ pg_store_init(struct store *st, int64_t *from)
 		log_error("schema_pg.sql records no schema version");
 		return STORE_ERROR;
 	}
-	if (pgsql_begin(st, "") != 0)
+	if (pg_begin(st, "") != 0)
 		return STORE_ERROR;
-	if (pgsql_run(st, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL, NULL,
+	if (pg_run(st, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL, NULL,
 	    "schema lock") != STORE_OK)
 		goto fail;
-	if (pgsql_int64(st, "SELECT (to_regclass('schema_version') IS NOT NULL)::int", 0, NULL,
+	if (pg_run_int64(st, "SELECT (to_regclass('schema_version') IS NOT NULL)::int", 0, NULL,
 	    &present, "schema version") != STORE_OK)
 		goto fail;
 	if (present) {
-		if (pgsql_int64(st, "SELECT max(version) FROM schema_version", 0, NULL, &have,
+		if (pg_run_int64(st, "SELECT max(version) FROM schema_version", 0, NULL, &have,
 		    "schema version") != STORE_OK)
 			goto fail;
 		*from = have;
@@ -64,13 +64,13 @@ pg_store_init(struct store *st, int64_t *from)
 			    (long long)have, (long long)want);
 			goto fail;
 		}
-	} else if (pgsql_script(st, schema_pg_data, "schema") != STORE_OK) {
+	} else if (pg_script(st, schema_pg_data, "schema") != STORE_OK) {
 		goto fail;
 	}
-	if (pgsql_commit(st) != 0)
+	if (pg_commit(st) != 0)
 		return STORE_ERROR;
 	return STORE_OK;
 fail:
-	pgsql_rollback(st);
+	pg_rollback(st);
 	return rc;
 }

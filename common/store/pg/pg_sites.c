@@ -1,4 +1,4 @@
-/* store_pg_sites.c: the PostgreSQL store of sites and their domains (consentctl site, domain). */
+/* pg_sites.c: the PostgreSQL store of sites and their domains (consentctl site, domain). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +60,10 @@ pg_store_site_add(struct store *st, const char *key, const char *name,
 	p[0] = key;
 	p[1] = name;
 	p[2] = free_tier ? "free" : "paid";
-	p[3] = mau_cap >= 0 ? pgsql_int_text(cap, mau_cap) : NULL;
+	p[3] = mau_cap >= 0 ? pg_int_text(cap, mau_cap) : NULL;
 	p[4] = now;
 	p[5] = list;
-	rc = pgsql_change(st, sql, PG_NPARAMS(p), p, NULL, "site add");
+	rc = pg_change(st, sql, PG_NPARAMS(p), p, NULL, "site add");
 	free(list);
 	return rc;
 }
@@ -84,10 +84,10 @@ pg_store_site_set(struct store *st, const char *key, const struct site_change *c
 	p[1] = ch->name;
 	p[2] = ch->free_tier < 0 ? NULL : ch->free_tier ? "free" : "paid";
 	p[3] = ch->mau_cap_set ? "1" : "0";
-	p[4] = ch->mau_cap >= 0 ? pgsql_int_text(cap, ch->mau_cap) : NULL;
+	p[4] = ch->mau_cap >= 0 ? pg_int_text(cap, ch->mau_cap) : NULL;
 	p[5] = ch->retention_set ? "1" : "0";
-	p[6] = ch->retention_days > 0 ? pgsql_int_text(days, ch->retention_days) : NULL;
-	return pgsql_change_one(st, sql, PG_NPARAMS(p), p, "site set");
+	p[6] = ch->retention_days > 0 ? pg_int_text(days, ch->retention_days) : NULL;
+	return pg_change_one(st, sql, PG_NPARAMS(p), p, "site set");
 }
 
 int
@@ -97,7 +97,7 @@ pg_store_site_pause(struct store *st, const char *key, int paused)
 	    "UPDATE sites SET paused = $2::integer WHERE site_key = $1";
 	const char *const p[] = {key, paused ? "1" : "0"};
 
-	return pgsql_change_one(st, sql, PG_NPARAMS(p), p, "site pause");
+	return pg_change_one(st, sql, PG_NPARAMS(p), p, "site pause");
 }
 
 /* A site in list and show (SITE_COLUMNS, store_ops.h). */
@@ -115,7 +115,7 @@ pg_store_site_list(struct store *st, store_row_fn fn, void *arg)
 	    " FROM sites s LEFT JOIN configs c ON c.id = s.config_id"
 	    " ORDER BY s.site_key";
 
-	return pgsql_rows(st, sql, 0, NULL, site_columns,
+	return pg_rows(st, sql, 0, NULL, site_columns,
 	    nitems(site_columns), fn, arg, "site list");
 }
 
@@ -145,7 +145,7 @@ pg_store_site_show(struct store *st, const char *key, cJSON **out)
 	clock_now(now, month);
 	p[0] = key;
 	p[1] = month;
-	return pgsql_one_row(st, sql, PG_NPARAMS(p), p, show_columns,
+	return pg_one_row(st, sql, PG_NPARAMS(p), p, show_columns,
 	    nitems(show_columns), out, "site show");
 }
 
@@ -157,7 +157,7 @@ pg_store_domain_add(struct store *st, const char *key, const char *host)
 	    " SELECT id, $2 FROM sites WHERE site_key = $1";
 	const char *const p[] = {key, host};
 
-	return pgsql_change_one(st, sql, PG_NPARAMS(p), p, "domain add");
+	return pg_change_one(st, sql, PG_NPARAMS(p), p, "domain add");
 }
 
 /* STORE_NOTFOUND when the site is unknown or the host is not registered. */
@@ -169,7 +169,7 @@ pg_store_domain_remove(struct store *st, const char *key, const char *host)
 	    " AND site_id = (SELECT id FROM sites WHERE site_key = $1)";
 	const char *const p[] = {key, host};
 
-	return pgsql_change_one(st, sql, PG_NPARAMS(p), p, "domain remove");
+	return pg_change_one(st, sql, PG_NPARAMS(p), p, "domain remove");
 }
 
 /*
@@ -184,7 +184,7 @@ pg_store_site_keys(struct store *st, store_key_fn fn, void *arg)
 	PGresult *r = NULL;
 	int rc;
 
-	if ((rc = pgsql_run(st, sql, 0, NULL, &r, "site keys")) != STORE_OK)
+	if ((rc = pg_run(st, sql, 0, NULL, &r, "site keys")) != STORE_OK)
 		return rc;
 	for (int i = 0; i < PQntuples(r) && rc == STORE_OK; i++)
 		rc = fn(PQgetvalue(r, i, 0), strtoll(PQgetvalue(r, i, 1), NULL, 10), arg);

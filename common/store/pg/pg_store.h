@@ -1,6 +1,6 @@
-/* store_pg.h: private to the PostgreSQL store (store_pg*.c): the connection and the row helpers. */
-#ifndef CONSENT_STORE_PG_H
-#define CONSENT_STORE_PG_H
+/* pg_store.h: private to the PostgreSQL store (store/pg/): the connection and the row helpers. */
+#ifndef CONSENT_PG_STORE_H
+#define CONSENT_PG_STORE_H
 
 /*
  * The PostgreSQL store talks to the server through pgbouncer in transaction
@@ -14,7 +14,7 @@
  * costs a bounded time and one stderr line, and the connection is then
  * closed (never used again).
  *
- * Nothing outside store_pg*.c includes this header.
+ * Nothing outside store/pg/ includes this header.
  */
 
 #include <stddef.h>
@@ -24,6 +24,7 @@
 #include <libpq-fe.h>
 
 #include "base/nitems.h"
+#include "store/pg/pg_db.h"
 #include "store/store_ops.h"
 
 /* How long a request of the endpoints may wait on the database in all
@@ -34,89 +35,47 @@
 #define PG_STATEMENT_MS 600000
 
 struct store {
-	const struct store_ops *ops;   /* struct store_head: &store_pg_ops */
+	struct store_head head;        /* head.ops: &store_pg_ops */
 	PGconn *conn;
 	char *conninfo;                /* owned copy: the kept store's key */
 	enum store_mode mode;
 	int64_t deadline;              /* CLOCK_MONOTONIC ms: waits end here; 0: per statement */
-	int in_tx;                     /* a transaction is open (pgsql_begin) */
+	int in_tx;                     /* a transaction is open (pg_begin) */
 };
 
 /* The schema's text (schema_pg.sql, embedded by make). */
 extern const char schema_pg_data[];
 
-/* Now on CLOCK_MONOTONIC, in milliseconds. */
-int64_t pgsql_now_ms(void);
-
-/* Wait until conn's socket is ready for events (POLLIN, POLLOUT) or end
- * (pgsql_now_ms) passes: 0, or -1 with errno (ETIMEDOUT). */
-int pgsql_wait(PGconn *conn, short events, int64_t end);
-
-/* One stderr line "PostgreSQL: what: msg", libpq's line breaks and runs of
- * blanks made one space (libpq never puts a password in a message). */
-void pgsql_log(const char *what, const char *msg);
-
-/* Close a connection that is of no more use (timed out, broken), so that
- * nothing half-read is ever taken for the next answer. */
-void pgsql_drop(struct store *st);
-
 /*
- * Run sql (one statement, parameters $1..$n as text, NULL for SQL NULL)
- * and wait for its result until the store's deadline.  STORE_OK with *res
- * (caller PQclear()s; res NULL: no rows wanted), STORE_EXISTS when a
- * unique constraint refused it (SQLSTATE 23505), else STORE_ERROR
- * (reported as what; a connection that timed out or broke is closed).
+ * The helpers of the admin statements (pg_admin.c), rows by store_rows.c:
+ * row r of res as a new object (store_row), the same JSON for the same
+ * stored values as SQLite's sqlite_row().  NULL on failure (reported).
  */
-int pgsql_run(struct store *st, const char *sql, int n, const char *const *params,
-           PGresult **res, const char *what);
+cJSON *pg_row(const PGresult *res, int r, const struct store_column *cols, size_t n);
 
-/* Run text of the program's own (several statements, no parameters, never
- * anything of a request: the schema) with the simple query protocol. */
-int pgsql_script(struct store *st, const char *text, const char *what);
-
-/* Run a statement: STORE_OK, STORE_EXISTS, STORE_ERROR; *changed (may be
- * NULL) receives how many rows it changed. */
-int pgsql_change(struct store *st, const char *sql, int n, const char *const *params,
-              int64_t *changed, const char *what);
-
-/* pgsql_change, and STORE_NOTFOUND when it changed no row. */
-int pgsql_change_one(struct store *st, const char *sql, int n, const char *const *params,
-                  const char *what);
-
-/*
- * A transaction: BEGIN with the isolation given ("" for the default, READ
- * COMMITTED; "ISOLATION LEVEL REPEATABLE READ READ ONLY" for a snapshot),
- * and SET LOCAL timeouts so that the server gives up too.  Each returns
- * 0, or -1 (reported); pgsql_rollback() takes back what is open, if anything.
- */
-int pgsql_begin(struct store *st, const char *how);
-int pgsql_commit(struct store *st);
-void pgsql_rollback(struct store *st);
-
-/* Row r of res as a new object, one member per described column, in
- * order, as sql_row() gives SQLite's (store_sql.h): the same JSON for the
- * same stored values.  NULL on failure (reported). */
-cJSON *pgsql_row(const PGresult *res, int r, const struct store_column *cols, size_t n);
-
-/* Hand every row of res (pgsql_row) to fn: STORE_OK, fn's non-zero return,
+/* Hand every row of res (pg_row) to fn: STORE_OK, fn's non-zero return,
  * or STORE_ERROR. */
-int pgsql_walk(const PGresult *res, const struct store_column *cols, size_t n,
+int pg_walk(const PGresult *res, const struct store_column *cols, size_t n,
             store_row_fn fn, void *arg);
 
-/* Run sql and hand its rows to fn (pgsql_run, pgsql_walk). */
-int pgsql_rows(struct store *st, const char *sql, int n, const char *const *params,
+/* Run sql and hand its rows to fn (pg_run, pg_walk). */
+int pg_rows(struct store *st, const char *sql, int n, const char *const *params,
             const struct store_column *cols, size_t ncols, store_row_fn fn, void *arg,
             const char *what);
 
-/* Run sql, which gives at most one row: STORE_OK with *out (pgsql_row),
+/* Run sql, which gives at most one row: STORE_OK with *out (pg_row),
  * STORE_NOTFOUND, STORE_ERROR. */
-int pgsql_one_row(struct store *st, const char *sql, int n, const char *const *params,
+int pg_one_row(struct store *st, const char *sql, int n, const char *const *params,
                const struct store_column *cols, size_t ncols, cJSON **out, const char *what);
 
 /* The integer in the first column of the first row of sql: STORE_OK,
  * STORE_NOTFOUND (no row, or NULL), STORE_ERROR. */
-int pgsql_int64(struct store *st, const char *sql, int n, const char *const *params,
-             int64_t *v, const char *what);
+int pg_run_int64(struct store *st, const char *sql, int n, const char *const *params,
+                 int64_t *v, const char *what);
+
+/* pg_change, and STORE_NOTFOUND when it changed no row. */
+int pg_change_one(struct store *st, const char *sql, int n, const char *const *params,
+                  const char *what);
 
 /* The id of the site with this key: STORE_OK, STORE_NOTFOUND, STORE_ERROR.
  * With lock, the site's row is locked until the transaction ends, so that
@@ -124,7 +83,7 @@ int pgsql_int64(struct store *st, const char *sql, int n, const char *const *par
  * writer gave, e.g. the next version number): FOR NO KEY UPDATE, which
  * the consent and scripts inserts' foreign key checks (FOR KEY SHARE) do
  * not wait for (FOR UPDATE held them up for as long). */
-int pgsql_site_id(struct store *st, const char *key, int lock, int64_t *id);
+int pg_site_id(struct store *st, const char *key, int lock, int64_t *id);
 
 /*
  * The rows of a listing of one site, in one round trip: sql's $1 is the
@@ -133,16 +92,9 @@ int pgsql_site_id(struct store *st, const char *key, int lock, int64_t *id);
  * params.  Only when it gives no row is the site looked up, to answer
  * STORE_NOTFOUND for an unknown one (and STORE_OK for one with no rows).
  */
-int pgsql_site_rows(struct store *st, const char *sql, int n, const char *const *params,
-                    const struct store_column *cols, size_t ncols, store_row_fn fn,
-                    void *arg, const char *what);
-
-/* A copy of the text of field (r, c) (caller frees), NULL for SQL NULL or
- * when out of memory (tell them apart with PQgetisnull). */
-char *pgsql_text_dup(const PGresult *res, int r, int c);
-
-/* An integer as parameter text, in buf. */
-const char *pgsql_int_text(char buf[24], int64_t v);
+int pg_site_rows(struct store *st, const char *sql, int n, const char *const *params,
+                 const struct store_column *cols, size_t ncols, store_row_fn fn,
+                 void *arg, const char *what);
 
 #define PG_NPARAMS(p) ((int)(nitems(p)))
 

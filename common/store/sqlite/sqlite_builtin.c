@@ -1,4 +1,4 @@
-/* store_builtin.c: the SQLite store of the built-in texts of every build (builtin_texts). */
+/* sqlite_builtin.c: the SQLite store of the built-in texts of every build (builtin_texts). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,16 +20,16 @@ sqlite_store_builtin_record(struct store *st, const char *sha256, const char *pi
 		log_error("built-in texts of %zu bytes: too long to record", len);
 		return STORE_ERROR;
 	}
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	clock_now(now, NULL);
-	db_bind_text(q, 1, sha256);
+	sqlite_db_bind_text(q, 1, sha256);
 	sqlite3_bind_text(q, 2, pieces, (int)len, SQLITE_TRANSIENT);
-	db_bind_text(q, 3, now);
+	sqlite_db_bind_text(q, 3, now);
 	if (sqlite3_step(q) == SQLITE_DONE)
 		rc = STORE_OK;
 	else
-		db_log(st->db, "record built-in texts");
+		sqlite_db_log(st->db, "record built-in texts");
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -61,9 +61,9 @@ sqlite_store_builtin_get(struct store *st, const char *sha256, char **pieces, si
 
 	*pieces = NULL;
 	*len = 0;
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	db_bind_text(q, 1, sha256);
+	sqlite_db_bind_text(q, 1, sha256);
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
 		rc = column_copy(q, 0, pieces, len);
@@ -72,7 +72,7 @@ sqlite_store_builtin_get(struct store *st, const char *sha256, char **pieces, si
 		rc = STORE_NOTFOUND;
 		break;
 	default:
-		db_log(st->db, "built-in texts");
+		sqlite_db_log(st->db, "built-in texts");
 	}
 	sqlite3_finalize(q);
 	return rc;
@@ -86,7 +86,7 @@ sqlite_store_builtin_each(struct store *st, store_builtin_fn fn, void *arg)
 	sqlite3_stmt *q = NULL;
 	int rc = STORE_ERROR, step;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *sha = (const char *)sqlite3_column_text(q, 0);
@@ -102,7 +102,7 @@ sqlite_store_builtin_each(struct store *st, store_builtin_fn fn, void *arg)
 			goto out;
 	}
 	if (step != SQLITE_DONE) {
-		db_log(st->db, "built-in texts");
+		sqlite_db_log(st->db, "built-in texts");
 		rc = STORE_ERROR;
 		goto out;
 	}
@@ -121,5 +121,5 @@ sqlite_store_builtin_missing(struct store *st, const char *key, int64_t *n)
 	    " (SELECT 1 FROM builtin_texts b WHERE b.sha256 = l.builtin_sha256)";
 
 	*n = 0;
-	return sql_site_int64(st, key, sql, n, "built-in texts not recorded");
+	return sqlite_site_int64(st, key, sql, n, "built-in texts not recorded");
 }

@@ -1,84 +1,63 @@
-/* store_copy.c: the SQLite store's side of copying a whole database (consentctl migrate). */
+/* sqlite_copy.c: the SQLite store's side of copying a whole database (consentctl migrate). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
-#include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
 
 /*
- * The parts of a copy (store.h), in the order it takes them: a table after
- * every table it refers to, the sites' published version (sites.config_id)
- * after the configs.  Each table's columns are schema.sql's, in its order
- * (sites without config_id); store_pg_copy.c lists the same parts with the
- * same columns in the same order.  write binds the cells as text, and each
- * column's affinity makes of them what the service stored: integers in
- * INTEGER columns, text stays text.  The NUMERIC columns that hold
- * fractions get the double strtod() reads, which rounds correctly: SQLite's
- * own reading of text as a double does not on every build (it rounds
- * through long double where there is one, and a last bit can differ).
+ * The parts of a copy (store_copy_parts.h), with the statements of this
+ * store.  write binds the cells as text, and each column's affinity makes
+ * of them what the service stored: integers in INTEGER columns, text
+ * stays text.  The NUMERIC columns that hold fractions get the double
+ * strtod() reads, which rounds correctly: SQLite's own reading of text as
+ * a double does not on every build (it rounds through long double where
+ * there is one, and a last bit can differ).
  */
 struct part {
 	const char *name;
 	int ncols;           /* at most STORE_COPY_CELLS_MAX */
-	const char *read;    /* every row, in the columns above */
+	const char *read;    /* every row, in the part's columns */
 	const char *count;
 	const char *write;   /* one row, the cells as ?1..?ncols */
 	unsigned fractions;  /* bit i: cell i may be a fraction */
 };
 
-#define TABLE(t, n, cols, params, fractions) \
+/* ncols parameters: PARAMS(n) for the counts the list has. */
+#define PARAMS(n) PARAMS_##n
+#define PARAMS_2 "?,?"
+#define PARAMS_3 "?,?,?"
+#define PARAMS_4 PARAMS_2 "," PARAMS_2
+#define PARAMS_6 PARAMS_3 "," PARAMS_3
+#define PARAMS_7 PARAMS_4 "," PARAMS_3
+#define PARAMS_8 PARAMS_4 "," PARAMS_4
+#define PARAMS_9 PARAMS_6 "," PARAMS_3
+#define PARAMS_30 PARAMS_9 "," PARAMS_9 "," PARAMS_9 "," PARAMS_3
+
+#define COPY_TABLE(t, n, cols, identity, fractions) \
 	{#t, n, "SELECT " cols " FROM " #t, "SELECT count(*) FROM " #t, \
-	 "INSERT INTO " #t " (" cols ") VALUES (" params ")", fractions}
-
+	 "INSERT INTO " #t " (" cols ") VALUES (" PARAMS(n) ")", fractions},
+#define COPY_CONFIG_ID(name, n) \
+	{name, n, "SELECT id, config_id FROM sites WHERE config_id IS NOT NULL", \
+	 "SELECT count(*) FROM sites WHERE config_id IS NOT NULL", \
+	 "UPDATE sites SET config_id = ?2 WHERE id = ?1", 0},
+#define COPY_COUNTS(t, n, cols) COPY_TABLE(t, n, cols, 0, 0)
 static const struct part parts[] = {
-	TABLE(sites, 8, "id, site_key, name, tier, mau_cap, paused, created_at, retention_days",
-	    "?,?,?,?,?,?,?,?", 0),
-	TABLE(domains, 2, "site_id, host", "?,?", 0),
-	TABLE(configs, 6, "id, site_id, version, document, published_at, sha256", "?,?,?,?,?,?", 0),
-	{"sites.config_id", 2,
-	    "SELECT id, config_id FROM sites WHERE config_id IS NOT NULL",
-	    "SELECT count(*) FROM sites WHERE config_id IS NOT NULL",
-	    "UPDATE sites SET config_id = ?2 WHERE id = ?1", 0},
-	TABLE(config_skeletons, 3, "config_id, skeleton, script_rules", "?,?,?", 0),
-	TABLE(config_answers, 4, "config_id, region, language, answer", "?,?,?,?", 0),
-	TABLE(consent_seals, 9,
-	    "id, site_id, seq, sealed_at, tree_size, root, prev, hash, last_created_at",
-	    "?,?,?,?,?,?,?,?,?", 0),
-	TABLE(consent_log, 30,
-	    "id, site_id, created_at, anon_id_hash, categories, event_type, event_action,"
-	    " config_id, published_version, config_version, region, consent_model, regulation,"
-	    " time_to_action_ms, interaction, preferences_opened, banner_load_time_ms,"
-	    " banner_position, page_url, sdk_version, language, resolved_language, browser, os,"
-	    " device_type, country, gpc, digest, seal_id, builtin_sha256",
-	    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?",
-	    1u << 13 | 1u << 16),   /* time_to_action_ms, banner_load_time_ms */
-	TABLE(consent_pruned, 4, "seal_id, created_at, entry_id, digest", "?,?,?,?", 0),
-	TABLE(consent_erasures, 4, "id, site_id, erased_at, entries", "?,?,?,?", 0),
-	TABLE(builtin_texts, 3, "sha256, pieces, recorded_at", "?,?,?", 0),
-	TABLE(mau_visitors, 3, "site_id, month, anon_id_hash", "?,?,?", 0),
-	TABLE(mau_counts, 3, "site_id, month, visitors", "?,?,?", 0),
-	TABLE(scripts, 9,
-	    "site_id, domain, category, blocked, first_seen, last_seen, seen_count, last_src,"
-	    " last_page_url",
-	    "?,?,?,?,?,?,?,?,?", 0),
-	TABLE(syncs, 7, "sync_id, site_id, status, error, page_url, created_at, finished_at",
-	    "?,?,?,?,?,?,?", 0),
+#include "store/store_copy_parts.h"
 };
-#define NPARTS (nitems(parts))
+#undef COPY_TABLE
+#undef COPY_CONFIG_ID
+#undef COPY_COUNTS
 
-/* The part of that name, or NULL (reported): a name is only ever looked
- * up here, never put into a statement. */
+/* The part of that name, or NULL (reported). */
 static const struct part *
 part_named(const char *name)
 {
-	for (size_t i = 0; i < NPARTS; i++)
-		if (strcmp(parts[i].name, name) == 0)
-			return &parts[i];
-	log_error("copy: the SQLite store has no part %s", name);
-	return NULL;
+	int i = store_copy_part(name, "SQLite");
+
+	return i >= 0 ? &parts[i] : NULL;
 }
 
 /*
@@ -93,36 +72,26 @@ check_version(struct store *st)
 	const char *p = strstr(schema_data, mark);
 	int64_t want = p != NULL ? strtoll(p + sizeof(mark) - 1, NULL, 10) : -1, have = 0;
 	sqlite3_stmt *q = NULL;
+	char what[512];
 	int rc;
 
-	if (db_prepare(st->db, "PRAGMA user_version", &q) != 0)
+	if (sqlite_db_prepare(st->db, "PRAGMA user_version", &q) != 0)
 		return STORE_ERROR;
-	rc = sql_int64(st, q, &have, st->path);
+	rc = sqlite_step_int64(st, q, &have, st->path);
 	sqlite3_finalize(q);
 	if (rc != STORE_OK)
 		return STORE_ERROR;
-	if (have == want)
-		return STORE_OK;
-	if (have == 0)
-		log_error("database %s has no schema (consentctl init makes it)", st->path);
-	else
-		log_error("database %s is at schema version %lld, this program at %lld "
-		    "(consentctl init upgrades an older one)", st->path, (long long)have,
-		    (long long)want);
-	return STORE_ERROR;
+	snprintf(what, sizeof(what), "database %s", st->path);
+	return store_schema_current(have, want, what);
 }
 
 int
 sqlite_store_copy_parts(struct store *st, const char *const **names, size_t *n)
 {
-	static const char *list[NPARTS];
-
 	if (check_version(st) != STORE_OK)
 		return STORE_ERROR;
-	for (size_t i = 0; i < NPARTS; i++)
-		list[i] = parts[i].name;
-	*names = list;
-	*n = NPARTS;
+	*names = store_copy_names;
+	*n = store_copy_nparts;
 	return STORE_OK;
 }
 
@@ -133,9 +102,9 @@ sqlite_store_copy_count(struct store *st, const char *name, int64_t *n)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (t == NULL || db_prepare(st->db, t->count, &q) != 0)
+	if (t == NULL || sqlite_db_prepare(st->db, t->count, &q) != 0)
 		return STORE_ERROR;
-	rc = sql_int64(st, q, n, t->name);
+	rc = sqlite_step_int64(st, q, n, t->name);
 	sqlite3_finalize(q);
 	return rc == STORE_OK ? STORE_OK : STORE_ERROR;
 }
@@ -197,7 +166,7 @@ sqlite_store_copy_read(struct store *st, const char *name, store_cells_fn fn, vo
 	sqlite3_stmt *q = NULL;
 	int rc, i;
 
-	if (t == NULL || db_prepare(st->db, t->read, &q) != 0)
+	if (t == NULL || sqlite_db_prepare(st->db, t->read, &q) != 0)
 		return STORE_ERROR;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		for (i = 0; i < t->ncols; i++)
@@ -210,7 +179,7 @@ sqlite_store_copy_read(struct store *st, const char *name, store_cells_fn fn, vo
 		rc = STORE_OK;
 		goto out;
 	}
-	db_log(st->db, t->name);
+	sqlite_db_log(st->db, t->name);
 fail:
 	rc = STORE_ERROR;
 out:
@@ -227,30 +196,22 @@ out:
 int
 sqlite_store_copy_begin(struct store *st)
 {
-	int64_t n;
 	sqlite3_stmt *q = NULL;
+	char what[512];
 
-	if (check_version(st) != STORE_OK || db_begin(st->db) != 0)
+	if (check_version(st) != STORE_OK || sqlite_db_begin(st->db) != 0)
 		return STORE_ERROR;
-	for (size_t i = 0; i < NPARTS; i++) {
-		if (strcmp(parts[i].name, "builtin_texts") == 0)
-			continue;
-		if (sqlite_store_copy_count(st, parts[i].name, &n) != STORE_OK)
-			goto fail;
-		if (n > 0) {
-			log_error("database %s is not empty (%s: %lld rows): the copy goes into a "
-			    "new database", st->path, parts[i].name, (long long)n);
-			goto fail;
-		}
-	}
-	if (db_prepare(st->db, "DELETE FROM builtin_texts", &q) != 0 ||
-	    sql_change(st, q, "builtin_texts") != STORE_OK)
+	snprintf(what, sizeof(what), "database %s", st->path);
+	if (store_copy_empty(st, what, sqlite_store_copy_count) != STORE_OK)
+		goto fail;
+	if (sqlite_db_prepare(st->db, "DELETE FROM builtin_texts", &q) != 0 ||
+	    sqlite_change(st, q, "builtin_texts") != STORE_OK)
 		goto fail;
 	sqlite3_finalize(q);
 	return STORE_OK;
 fail:
 	sqlite3_finalize(q);
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	return STORE_ERROR;
 }
 
@@ -277,7 +238,7 @@ bind_cell(const struct put *p, size_t i, const char *cell)
 			return;
 		}
 	}
-	db_bind_text(p->q, (int)i + 1, cell);
+	sqlite_db_bind_text(p->q, (int)i + 1, cell);
 }
 
 /* store_cells_fn: one row into the part, which must change exactly one row
@@ -297,7 +258,7 @@ put_row(void *arg, const char *const *cells, size_t n)
 	rc = sqlite3_step(p->q);
 	sqlite3_reset(p->q);
 	if (rc != SQLITE_DONE) {
-		db_log(p->st->db, p->t->name);
+		sqlite_db_log(p->st->db, p->t->name);
 		return STORE_ERROR;
 	}
 	if (sqlite3_changes(p->st->db) != 1) {
@@ -316,7 +277,7 @@ sqlite_store_copy_write(struct store *st, const char *name, store_feed_fn feed, 
 	int rc = STORE_ERROR;
 
 	*written = 0;
-	if (p.t == NULL || db_prepare(st->db, p.t->write, &p.q) != 0)
+	if (p.t == NULL || sqlite_db_prepare(st->db, p.t->write, &p.q) != 0)
 		return STORE_ERROR;
 	if (sqlite3_bind_parameter_count(p.q) != p.t->ncols)
 		log_error("copy %s: the statement takes %d cells, the part has %d", p.t->name,
@@ -332,8 +293,8 @@ int
 sqlite_store_copy_end(struct store *st, int commit)
 {
 	if (!commit) {
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		return STORE_OK;
 	}
-	return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
+	return sqlite_db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
 }

@@ -1,4 +1,4 @@
-/* db.c: opening the SQLite file and the few calls every statement needs. */
+/* sqlite_db.c: opening the SQLite file and the few calls every statement needs. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include "base/log.h"
 
 void
-db_log(sqlite3 *db, const char *what)
+sqlite_db_log(sqlite3 *db, const char *what)
 {
 	log_error("database: %s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
 }
@@ -66,7 +66,7 @@ busy_wait(void *arg, int count)
  * synchronous=FULL would have done before releasing it.  fdatasync writes
  * every dirty page of the file, so frames of other writers' commits go
  * with ours.  SQLITE_OK, or the error that makes the COMMIT report a
- * failure although it is in the WAL (db_commit logs it; the request
+ * failure although it is in the WAL (sqlite_db_commit logs it; the request
  * answers 500 and no 201 is ever sent for an entry not known on disk).
  * The database is in WAL mode (consentctl init), where NORMAL never risks
  * its integrity, only the durability this restores.
@@ -123,7 +123,7 @@ wal_checkpoint(void *arg, sqlite3 *db, const char *name, int frames)
 }
 
 int
-db_may_write(const char *path)
+sqlite_db_may_write(const char *path)
 {
 	return access(path, W_OK);
 }
@@ -175,7 +175,7 @@ set_persistent(sqlite3 *db)
  * never create a database by accident in the wrong place.
  */
 int
-db_open(const char *path, int flags, sqlite3 **out)
+sqlite_db_open(const char *path, int flags, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
 	int create = (flags & SQLITE_OPEN_CREATE) != 0;
@@ -196,7 +196,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	 * failing after the mode is restored.  Root, who ignores modes, still
 	 * meets a read-only mount here (EROFS).
 	 */
-	if (db_may_write(path) != 0 && !(create && errno == ENOENT)) {
+	if (sqlite_db_may_write(path) != 0 && !(create && errno == ENOENT)) {
 		log_error("database %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -223,7 +223,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	 * is on disk), unless CONSENT_SYNC says normal (sync_normal). */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (io_persistent() && set_persistent(db) != 0) {
-		db_log(db, path);
+		sqlite_db_log(db, path);
 		sqlite3_close(db);
 		return -1;
 	}
@@ -231,7 +231,7 @@ db_open(const char *path, int flags, sqlite3 **out)
 	    (sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK ||
 	     ((normal || late_sync) &&
 	      sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK))) {
-		db_log(db, path);
+		sqlite_db_log(db, path);
 		sqlite3_close(db);
 		return -1;
 	}
@@ -240,10 +240,10 @@ db_open(const char *path, int flags, sqlite3 **out)
 }
 
 int
-db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+sqlite_db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {
-		db_log(db, "prepare");
+		sqlite_db_log(db, "prepare");
 		*st = NULL;
 		return -1;
 	}
@@ -251,45 +251,39 @@ db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 }
 
 int
-db_begin(sqlite3 *db)
+sqlite_db_begin(sqlite3 *db)
 {
 	/* IMMEDIATE takes the write lock now, so the busy timeout applies here
 	 * and never to a later statement of the transaction. */
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(db, "begin");
+		sqlite_db_log(db, "begin");
 		return -1;
 	}
 	return 0;
 }
 
 int
-db_commit(sqlite3 *db)
+sqlite_db_commit(sqlite3 *db)
 {
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(db, "commit");
-		db_rollback(db);
+		sqlite_db_log(db, "commit");
+		sqlite_db_rollback(db);
 		return -1;
 	}
 	return 0;
 }
 
 void
-db_rollback(sqlite3 *db)
+sqlite_db_rollback(sqlite3 *db)
 {
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 int
-db_bind_text(sqlite3_stmt *st, int i, const char *s)
+sqlite_db_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
 	if (s == NULL)
 		return sqlite3_bind_null(st, i);
 	return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-}
-
-void
-db_now(char iso[32], char month[8])
-{
-	clock_now(iso, month);
 }

@@ -1,7 +1,8 @@
-/* store_log.c: the SQLite store reads the consent log (consentctl consent export, stats). */
+/* sqlite_log.c: the SQLite store reads the consent log (consentctl consent export, stats). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/log.h"
 #include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
@@ -15,7 +16,7 @@ sqlite_store_consent_export(struct store *st, const char *key, const char *since
 	    " AND (?2 IS NULL OR l.created_at >= ?2)"
 	    " ORDER BY l.created_at, l.id";
 
-	return sql_site_rows(st, key, sql, since, store_export_columns,
+	return sqlite_site_rows(st, key, sql, since, store_export_columns,
 	    store_export_ncolumns, fn, arg, "consent export");
 }
 
@@ -58,14 +59,14 @@ sqlite_store_stats(struct store *st, const char *key, cJSON **out)
 	int rc;
 
 	*out = NULL;
-	db_now(now, month);
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
+	clock_now(now, month);
+	if ((rc = sqlite_site_id(st, key, &id)) != STORE_OK)
 		return rc;
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, id);
-	db_bind_text(q, 2, month);
-	rc = sql_one_row(st, q, stats_columns, nitems(stats_columns), out, "stats");
+	sqlite_db_bind_text(q, 2, month);
+	rc = sqlite_one_row(st, q, stats_columns, nitems(stats_columns), out, "stats");
 	if (rc == STORE_NOTFOUND)  /* an aggregate always has a row */
 		rc = STORE_ERROR;
 	sqlite3_finalize(q);

@@ -1,9 +1,10 @@
-/* store_proof.c: the SQLite store of the proof of the log: seals, leaves, erasure, purge. */
+/* sqlite_proof.c: the SQLite store of the proof of the log: seals, leaves, erasure, purge. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "base/log.h"
 #include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
@@ -16,21 +17,21 @@ sqlite_store_snapshot(struct store *st, int begin)
 	int rc = STORE_ERROR;
 
 	if (!begin) {
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		return STORE_OK;
 	}
 	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(st->db, "begin");
+		sqlite_db_log(st->db, "begin");
 		return STORE_ERROR;
 	}
-	if (db_prepare(st->db, "SELECT count(*) FROM sites", &q) == 0 &&
+	if (sqlite_db_prepare(st->db, "SELECT count(*) FROM sites", &q) == 0 &&
 	    sqlite3_step(q) == SQLITE_ROW)
 		rc = STORE_OK;
 	else
-		db_log(st->db, "snapshot");
+		sqlite_db_log(st->db, "snapshot");
 	sqlite3_finalize(q);
 	if (rc != STORE_OK)
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 	return rc;
 }
 
@@ -42,7 +43,7 @@ sqlite_store_consent_find(struct store *st, const char *key, const char *anon_id
 	    "SELECT " LOG_ROW " FROM " LOG_FROM
 	    " WHERE l.site_id = ?1 AND l.anon_id_hash = ?2 ORDER BY l.created_at, l.id";
 
-	return sql_site_rows(st, key, sql, anon_id_hash, store_log_columns,
+	return sqlite_site_rows(st, key, sql, anon_id_hash, store_log_columns,
 	    store_log_ncolumns, fn, arg, "consent find");
 }
 
@@ -54,7 +55,7 @@ sqlite_store_unsealed(struct store *st, const char *key, store_row_fn fn, void *
 	    " WHERE l.site_id = ?1 AND l.seal_id IS NULL AND ?2 IS NULL"
 	    " ORDER BY l.created_at, l.id";
 
-	return sql_site_rows(st, key, sql, NULL, store_log_columns,
+	return sqlite_site_rows(st, key, sql, NULL, store_log_columns,
 	    store_log_ncolumns, fn, arg, "unsealed entries");
 }
 
@@ -63,7 +64,7 @@ sqlite_store_consent_count(struct store *st, const char *key, int64_t *n)
 {
 	static const char sql[] = "SELECT count(*) FROM consent_log WHERE site_id = ?1";
 
-	return sql_site_int64(st, key, sql, n, "count entries");
+	return sqlite_site_int64(st, key, sql, n, "count entries");
 }
 
 static const struct store_column seal_columns[] = { SEAL_COLUMN_LIST };
@@ -76,7 +77,7 @@ sqlite_store_seals(struct store *st, const char *key, store_row_fn fn, void *arg
 	    " root AS root, prev AS prev, hash AS hash FROM consent_seals"
 	    " WHERE site_id = ?1 AND ?2 IS NULL ORDER BY seq";
 
-	return sql_site_rows(st, key, sql, NULL, seal_columns, nitems(seal_columns),
+	return sqlite_site_rows(st, key, sql, NULL, seal_columns, nitems(seal_columns),
 	    fn, arg, "seals");
 }
 
@@ -89,11 +90,11 @@ seal_id(struct store *st, int64_t site, int64_t seq, int64_t *id)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
 	sqlite3_bind_int64(q, 2, seq);
-	rc = sql_int64(st, q, id, "seal lookup");
+	rc = sqlite_step_int64(st, q, id, "seal lookup");
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -113,307 +114,200 @@ sqlite_store_seal_leaves(struct store *st, const char *key, int64_t seq,
 	int64_t site, id;
 	int rc;
 
-	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+	if ((rc = sqlite_site_id(st, key, &site)) != STORE_OK)
 		return rc;
 	if ((rc = seal_id(st, site, seq, &id)) != STORE_OK)
 		return rc;
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, id);
 	sqlite3_bind_int64(q, 2, site);
-	rc = sql_walk(st, q, store_log_columns, store_log_ncolumns, fn, arg, "seal leaves");
+	rc = sqlite_walk(st, q, store_log_columns, store_log_ncolumns, fn, arg, "seal leaves");
 	sqlite3_finalize(q);
 	return rc;
 }
 
-/*
- * The leaves a new seal takes, read in one read transaction (no write
- * lock): the previous seal and up to max unsealed entries, oldest first.
- * *leaf receives a new array (caller frees).
- */
+/* store_seal()'s statements (store_seal.c has the protocol): the read in
+ * a deferred transaction, the write in an immediate one (SQLite's single
+ * writer keeps other sealers out). */
 static int
-seal_read(struct store *st, int64_t site, size_t max, int slack_seconds,
-          struct store_seal *s, struct store_leaf **leaf, size_t *n)
+seal_read_begin(struct store *st)
 {
-	static const char last_sql[] =
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite_db_log(st->db, "begin");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+seal_end(struct store *st)
+{
+	sqlite_db_rollback(st->db);
+}
+
+static int
+seal_last(struct store *st, int64_t site, int slack_seconds, int64_t *seq, char hash[66],
+          char from[40])
+{
+	static const char sql[] =
 	    "SELECT seq, hash, strftime('%Y-%m-%dT%H:%M:%fZ', last_created_at, ?2)"
 	    " FROM consent_seals WHERE site_id = ?1 ORDER BY seq DESC LIMIT 1";
+	sqlite3_stmt *q = NULL;
+	char slack[32];
+	int rc = STORE_OK;
+
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, site);
+	snprintf(slack, sizeof(slack), "-%d seconds", slack_seconds);
+	sqlite_db_bind_text(q, 2, slack);
+	switch (sqlite3_step(q)) {
+	case SQLITE_ROW: {
+		const char *h = (const char *)sqlite3_column_text(q, 1);
+		const char *f = (const char *)sqlite3_column_text(q, 2);
+
+		*seq = sqlite3_column_int64(q, 0);
+		snprintf(hash, 66, "%s", h != NULL ? h : "");
+		if (f != NULL && strlen(f) < 40)
+			memcpy(from, f, strlen(f) + 1);
+		break;
+	}
+	case SQLITE_DONE:
+		*seq = 0;
+		break;
+	default:
+		sqlite_db_log(st->db, "last seal");
+		rc = STORE_ERROR;
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static int
+seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
+            struct store_leaf *leaf, size_t *n)
+{
 	/* From the last seal's last entry, less the slack, on: the log's
 	 * (site_id, created_at) index, no index of its own that every insert
 	 * would write. */
-	static const char leaf_sql[] =
+	static const char sql[] =
 	    "SELECT id, created_at, digest FROM consent_log"
 	    " WHERE site_id = ?1 AND created_at >= ?3 AND seal_id IS NULL"
 	    " ORDER BY created_at, id LIMIT ?2";
-	char from[40] = "", slack[32];
 	sqlite3_stmt *q = NULL;
 	int rc = STORE_ERROR, step;
 
-	*leaf = NULL;
-	*n = 0;
-	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(st->db, "begin");
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	}
-	if (db_prepare(st->db, last_sql, &q) != 0)
-		goto out;
-	sqlite3_bind_int64(q, 1, site);
-	snprintf(slack, sizeof(slack), "-%d seconds", slack_seconds);
-	db_bind_text(q, 2, slack);
-	step = sqlite3_step(q);
-	if (step == SQLITE_ROW) {
-		const unsigned char *h = sqlite3_column_text(q, 1), *f = sqlite3_column_text(q, 2);
-
-		if (f != NULL && strlen((const char *)f) < sizeof(from))
-			memcpy(from, f, strlen((const char *)f) + 1);
-
-		s->seq = sqlite3_column_int64(q, 0) + 1;
-		if (h == NULL || sqlite3_column_bytes(q, 1) != 64) {
-			log_error("seal %lld has no hash", (long long)(s->seq - 1));
-			goto out;
-		}
-		memcpy(s->prev, h, 65);
-	} else if (step == SQLITE_DONE) {
-		s->seq = 1;
-		memset(s->prev, '0', 64);
-		s->prev[64] = '\0';
-	} else {
-		db_log(st->db, "last seal");
-		goto out;
-	}
-	sqlite3_finalize(q);
-	if (db_prepare(st->db, leaf_sql, &q) != 0)
-		goto out;
 	sqlite3_bind_int64(q, 1, site);
 	sqlite3_bind_int64(q, 2, (int64_t)max);
-	db_bind_text(q, 3, from);
-	if ((*leaf = calloc(max > 0 ? max : 1, sizeof(**leaf))) == NULL) {
-		log_error("out of memory");
-		goto out;
-	}
+	sqlite_db_bind_text(q, 3, from);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
-		struct store_leaf *l = &(*leaf)[*n];
-		const unsigned char *t = sqlite3_column_text(q, 1), *d = sqlite3_column_text(q, 2);
-
-		l->id = sqlite3_column_int64(q, 0);
-		if (t == NULL || d == NULL || sqlite3_column_bytes(q, 2) != 64 ||
-		    sqlite3_column_bytes(q, 1) >= (int)sizeof(l->created_at)) {
-			log_error("entry %lld has no digest (consentctl init upgrades the database)",
-			    (long long)l->id);
+		if (store_leaf_set(&leaf[*n], sqlite3_column_int64(q, 0),
+		    (const char *)sqlite3_column_text(q, 1),
+		    (const char *)sqlite3_column_text(q, 2)) != 0)
 			goto out;
-		}
-		memcpy(l->created_at, t, (size_t)sqlite3_column_bytes(q, 1) + 1);
-		memcpy(l->digest, d, 65);
 		(*n)++;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		db_log(st->db, "unsealed entries");
+		sqlite_db_log(st->db, "unsealed entries");
 		goto out;
 	}
 	rc = STORE_OK;
 out:
 	sqlite3_finalize(q);
-	db_rollback(st->db);
-	if (rc != STORE_OK) {
-		free(*leaf);
-		*leaf = NULL;
-		*n = 0;
-	}
 	return rc;
 }
 
-int
-sqlite_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
-                  void *arg, int64_t *sealed)
+static int
+seal_write_begin(struct store *st, const char *key)
 {
-	static const char last_sql[] =
+	(void)key;
+	return sqlite_db_begin(st->db) == 0 ? STORE_OK : STORE_ERROR;
+}
+
+static int
+seal_last_seq(struct store *st, int64_t site, int64_t *seq)
+{
+	static const char sql[] =
 	    "SELECT coalesce(max(seq), 0) FROM consent_seals WHERE site_id = ?1";
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, site);
+	rc = sqlite_step_int64(st, q, seq, "last seal");
+	sqlite3_finalize(q);
+	return rc == STORE_OK ? STORE_OK : STORE_ERROR;
+}
+
+static int
+seal_add(struct store *st, int64_t site, const struct store_seal *s,
+         const struct store_leaf *leaf, size_t n, int64_t *marked)
+{
 	static const char ins_sql[] =
 	    "INSERT INTO consent_seals (site_id, seq, sealed_at, tree_size, root, prev, hash,"
 	    " last_created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 	static const char mark_sql[] =
 	    "UPDATE consent_log SET seal_id = ?1 WHERE id = ?2 AND site_id = ?3"
 	    " AND seal_id IS NULL";
-	struct store_leaf *leaf = NULL;
-	struct store_seal s;
 	sqlite3_stmt *q = NULL;
-	int64_t site, sid;
-	size_t n = 0;
+	int64_t sid;
 	int rc;
 
-	*sealed = 0;
-	memset(&s, 0, sizeof(s));
-	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+	*marked = 0;
+	if (sqlite_db_prepare(st->db, ins_sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, site);
+	sqlite3_bind_int64(q, 2, s->seq);
+	sqlite_db_bind_text(q, 3, s->sealed_at);
+	sqlite3_bind_int64(q, 4, s->tree_size);
+	sqlite_db_bind_text(q, 5, s->root);
+	sqlite_db_bind_text(q, 6, s->prev);
+	sqlite_db_bind_text(q, 7, s->hash);
+	sqlite_db_bind_text(q, 8, leaf[n - 1].created_at);
+	rc = sqlite_change(st, q, "add seal");
+	sqlite3_finalize(q);
+	q = NULL;
+	if (rc != STORE_OK)
 		return rc;
-	if ((rc = seal_read(st, site, max, slack, &s, &leaf, &n)) != STORE_OK || n == 0)
-		goto done;
-	db_now(s.sealed_at, NULL);
-	if (fn(arg, key, leaf, n, &s) != 0) {
-		rc = STORE_ERROR;
-		goto done;
-	}
-	rc = STORE_ERROR;
-	if (db_begin(st->db) != 0)
-		goto done;
-	/* Another sealer may have gone first: then this seal is not the next. */
-	if (db_prepare(st->db, last_sql, &q) != 0)
-		goto fail;
-	sqlite3_bind_int64(q, 1, site);
-	if (sqlite3_step(q) != SQLITE_ROW) {
-		db_log(st->db, "last seal");
-		goto fail;
-	}
-	if (sqlite3_column_int64(q, 0) != s.seq - 1) {
-		rc = STORE_EXISTS;
-		goto fail;
-	}
-	sqlite3_finalize(q);
-	if (db_prepare(st->db, ins_sql, &q) != 0)
-		goto fail;
-	sqlite3_bind_int64(q, 1, site);
-	sqlite3_bind_int64(q, 2, s.seq);
-	db_bind_text(q, 3, s.sealed_at);
-	sqlite3_bind_int64(q, 4, s.tree_size);
-	db_bind_text(q, 5, s.root);
-	db_bind_text(q, 6, s.prev);
-	db_bind_text(q, 7, s.hash);
-	db_bind_text(q, 8, leaf[n - 1].created_at);
-	if ((rc = sql_change(st, q, "add seal")) != STORE_OK)
-		goto fail;
-	rc = STORE_ERROR;
 	sid = sqlite3_last_insert_rowid(st->db);
-	sqlite3_finalize(q);
-	if (db_prepare(st->db, mark_sql, &q) != 0)
-		goto fail;
+	if (sqlite_db_prepare(st->db, mark_sql, &q) != 0)
+		return STORE_ERROR;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, sid);
 		sqlite3_bind_int64(q, 2, leaf[i].id);
 		sqlite3_bind_int64(q, 3, site);
 		if (sqlite3_step(q) != SQLITE_DONE) {
-			db_log(st->db, "seal entry");
-			goto fail;
+			sqlite_db_log(st->db, "seal entry");
+			sqlite3_finalize(q);
+			return STORE_ERROR;
 		}
-		if (sqlite3_changes(st->db) != 1) {   /* erased or sealed meanwhile */
-			rc = STORE_EXISTS;
-			goto fail;
-		}
+		*marked += sqlite3_changes(st->db);
 	}
 	sqlite3_finalize(q);
-	q = NULL;
-	if (db_commit(st->db) != 0)
-		goto done;
-	*sealed = (int64_t)n;
-	rc = STORE_OK;
-	goto done;
-fail:
-	db_rollback(st->db);
-done:
-	sqlite3_finalize(q);
-	free(leaf);
-	return rc;
+	return STORE_OK;
 }
 
-int
-sqlite_store_site_keys(struct store *st, store_key_fn fn, void *arg)
+static int
+seal_commit(struct store *st)
 {
-	static const char sql[] =
-	    "SELECT site_key, coalesce(retention_days, -1) FROM sites ORDER BY site_key";
-	sqlite3_stmt *q = NULL;
-	char **keys = NULL;
-	int64_t *days = NULL;
-	size_t n = 0, cap = 0;
-	int rc = STORE_ERROR, step;
-
-	/* Read them all first: fn may write to the database. */
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		if (n == cap) {
-			size_t c2 = cap ? cap * 2 : 64;
-			char **k2 = realloc(keys, c2 * sizeof(*keys));
-			int64_t *d2;
-
-			if (k2 != NULL)
-				keys = k2;
-			if (k2 == NULL || (d2 = realloc(days, c2 * sizeof(*days))) == NULL) {
-				log_error("out of memory");
-				goto out;
-			}
-			days = d2;
-			cap = c2;
-		}
-		if ((keys[n] = sql_text_dup(q, 0)) == NULL) {
-			log_error("out of memory");
-			goto out;
-		}
-		days[n++] = sqlite3_column_int64(q, 1);
-	}
-	if (step != SQLITE_DONE) {
-		db_log(st->db, "site keys");
-		goto out;
-	}
-	sqlite3_finalize(q);
-	q = NULL;
-	rc = STORE_OK;
-	for (size_t i = 0; i < n && rc == STORE_OK; i++)
-		rc = fn(keys[i], days[i], arg);
-out:
-	sqlite3_finalize(q);
-	for (size_t i = 0; i < n; i++)
-		free(keys[i]);
-	free(keys);
-	free(days);
-	return rc;
+	return sqlite_db_commit(st->db);
 }
 
-int
-sqlite_store_config_version(struct store *st, const char *key, int64_t version,
-                            char **document, char sha256[65])
-{
-	static const char sql[] =
-	    "SELECT c.document, c.sha256 FROM configs c JOIN sites s ON s.id = c.site_id"
-	    " WHERE s.site_key = ?1 AND c.version = ?2";
-	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR;
-
-	*document = NULL;
-	sha256[0] = '\0';
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	sqlite3_bind_int64(q, 2, version);
-	switch (sqlite3_step(q)) {
-	case SQLITE_ROW:
-		if ((*document = sql_text_dup(q, 0)) == NULL) {
-			log_error("out of memory");
-			break;
-		}
-		if (sqlite3_column_bytes(q, 1) == 64)
-			memcpy(sha256, sqlite3_column_text(q, 1), 65);
-		rc = STORE_OK;
-		break;
-	case SQLITE_DONE:
-		rc = STORE_NOTFOUND;
-		break;
-	default:
-		db_log(st->db, "config version");
-	}
-	sqlite3_finalize(q);
-	return rc;
-}
-
-static const struct store_column version_columns[] = { VERSION_COLUMN_LIST };
+static const struct store_sealer sealer = {
+	sqlite_site_id, seal_read_begin, seal_end, seal_last, seal_leaves,
+	seal_write_begin, seal_last_seq, seal_add, seal_commit, seal_end,
+};
 
 int
-sqlite_store_config_versions(struct store *st, const char *key, store_row_fn fn, void *arg)
+sqlite_store_seal(struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
+                  void *arg, int64_t *sealed)
 {
-	static const char sql[] =
-	    "SELECT version AS version, sha256 AS sha256, document AS document"
-	    " FROM configs WHERE site_id = ?1 AND ?2 IS NULL ORDER BY version";
-
-	return sql_site_rows(st, key, sql, NULL, version_columns,
-	    nitems(version_columns), fn, arg, "config versions");
+	return store_seal_run(st, &sealer, key, max, slack, fn, arg, sealed);
 }
 
 /* Run sql with ?1 bound to a and ?2 to the text b: 0 or -1 (reported). */
@@ -423,11 +317,11 @@ run2(struct store *st, const char *sql, int64_t a, const char *b, const char *wh
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, a);
-	db_bind_text(q, 2, b);
-	rc = sql_change(st, q, what) == STORE_OK ? 0 : -1;
+	sqlite_db_bind_text(q, 2, b);
+	rc = sqlite_change(st, q, what) == STORE_OK ? 0 : -1;
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -447,7 +341,7 @@ wal_truncate(struct store *st)
 			return STORE_OK;
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
 	}
-	db_log(st->db, "checkpoint after erasure");
+	sqlite_db_log(st->db, "checkpoint after erasure");
 	return STORE_ERROR;
 }
 
@@ -484,25 +378,25 @@ sqlite_store_consent_erase(struct store *st, const char *key, const char *anon_i
 	int rc, step;
 
 	*count = 0;
-	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+	if ((rc = sqlite_site_id(st, key, &site)) != STORE_OK)
 		return rc;
 	rc = STORE_ERROR;
 	/* Deleted content is overwritten with zeros, not left in free space. */
 	if (sqlite3_exec(st->db, "PRAGMA secure_delete = ON", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(st->db, "secure_delete");
+		sqlite_db_log(st->db, "secure_delete");
 		return STORE_ERROR;
 	}
 	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(st->db, "begin");
+		sqlite_db_log(st->db, "begin");
 		return STORE_ERROR;
 	}
-	if (db_prepare(st->db, max_sql, &q) != 0 || sql_int64(st, q, &max, "erase") != STORE_OK)
+	if (sqlite_db_prepare(st->db, max_sql, &q) != 0 || sqlite_step_int64(st, q, &max, "erase") != STORE_OK)
 		goto read_fail;
 	sqlite3_finalize(q);
-	if (db_prepare(st->db, find_sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, find_sql, &q) != 0)
 		goto read_fail;
 	sqlite3_bind_int64(q, 1, site);
-	db_bind_text(q, 2, anon_id_hash);
+	sqlite_db_bind_text(q, 2, anon_id_hash);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		if (n == cap) {
 			int64_t *p = realloc(ids, (cap = cap ? cap * 2 : 64) * sizeof(*ids));
@@ -516,16 +410,16 @@ sqlite_store_consent_erase(struct store *st, const char *key, const char *anon_i
 		ids[n++] = sqlite3_column_int64(q, 0);
 	}
 	if (step != SQLITE_DONE) {
-		db_log(st->db, "erase");
+		sqlite_db_log(st->db, "erase");
 		goto read_fail;
 	}
 	sqlite3_finalize(q);
 	q = NULL;
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 
-	if (db_begin(st->db) != 0)
+	if (sqlite_db_begin(st->db) != 0)
 		goto out;
-	if (db_prepare(st->db, keep_sql, &keep) != 0 || db_prepare(st->db, del_sql, &del) != 0)
+	if (sqlite_db_prepare(st->db, keep_sql, &keep) != 0 || sqlite_db_prepare(st->db, del_sql, &del) != 0)
 		goto fail;
 	/* Each id found, then (i == n) whatever came after the read. */
 	for (size_t i = 0; i <= n; i++) {
@@ -534,36 +428,36 @@ sqlite_store_consent_erase(struct store *st, const char *key, const char *anon_i
 		for (int k = 0; k < 2; k++) {
 			sqlite3_reset(two[k]);
 			sqlite3_bind_int64(two[k], 1, site);
-			db_bind_text(two[k], 2, anon_id_hash);
+			sqlite_db_bind_text(two[k], 2, anon_id_hash);
 			if (i < n)
 				sqlite3_bind_int64(two[k], 3, ids[i]);
 			else
 				sqlite3_bind_null(two[k], 3);
 			sqlite3_bind_int64(two[k], 4, max);
-			if (sql_change(st, two[k], "erase") != STORE_OK)
+			if (sqlite_change(st, two[k], "erase") != STORE_OK)
 				goto fail;
 		}
 		*count += sqlite3_changes(st->db);
 	}
 	if (run2(st, mau_sql, site, anon_id_hash, "erase") != 0)
 		goto fail;
-	db_now(now, NULL);
-	if (db_prepare(st->db, rec_sql, &q) != 0)
+	clock_now(now, NULL);
+	if (sqlite_db_prepare(st->db, rec_sql, &q) != 0)
 		goto fail;
 	sqlite3_bind_int64(q, 1, site);
-	db_bind_text(q, 2, now);
+	sqlite_db_bind_text(q, 2, now);
 	sqlite3_bind_int64(q, 3, *count);
-	if (sql_change(st, q, "erase") != STORE_OK)
+	if (sqlite_change(st, q, "erase") != STORE_OK)
 		goto fail;
 	sqlite3_finalize(q);
 	q = NULL;
-	if (db_commit(st->db) != 0)
+	if (sqlite_db_commit(st->db) != 0)
 		goto out;
 	rc = wal_truncate(st);
 	goto out;
 read_fail:
 fail:
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 out:
 	sqlite3_finalize(q);
 	sqlite3_finalize(keep);
@@ -581,7 +475,7 @@ sqlite_store_erasures(struct store *st, const char *key, store_row_fn fn, void *
 	    "SELECT erased_at AS erased_at, entries AS entries FROM consent_erasures"
 	    " WHERE site_id = ?1 AND ?2 IS NULL ORDER BY id";
 
-	return sql_site_rows(st, key, sql, NULL, erasure_columns,
+	return sqlite_site_rows(st, key, sql, NULL, erasure_columns,
 	    nitems(erasure_columns), fn, arg, "erasures");
 }
 
@@ -605,39 +499,39 @@ sqlite_store_purge_entries(struct store *st, const char *key, const char *cutoff
 	int rc;
 
 	*done = 0;
-	if ((rc = sql_site_id(st, key, &site)) != STORE_OK)
+	if ((rc = sqlite_site_id(st, key, &site)) != STORE_OK)
 		return rc;
 	rc = STORE_ERROR;
 	if (dry_run) {
-		if (db_prepare(st->db, count_sql, &q) != 0)
+		if (sqlite_db_prepare(st->db, count_sql, &q) != 0)
 			return STORE_ERROR;
 		sqlite3_bind_int64(q, 1, site);
-		db_bind_text(q, 2, cutoff);
-		if (sql_int64(st, q, done, "purge count") == STORE_OK)
+		sqlite_db_bind_text(q, 2, cutoff);
+		if (sqlite_step_int64(st, q, done, "purge count") == STORE_OK)
 			rc = STORE_OK;
 		sqlite3_finalize(q);
 		return rc;
 	}
-	if (db_begin(st->db) != 0)
+	if (sqlite_db_begin(st->db) != 0)
 		return STORE_ERROR;
 	for (int i = 0; i < 2; i++) {
-		if (db_prepare(st->db, i == 0 ? keep_sql : del_sql, &q) != 0)
+		if (sqlite_db_prepare(st->db, i == 0 ? keep_sql : del_sql, &q) != 0)
 			goto fail;
 		sqlite3_bind_int64(q, 1, site);
-		db_bind_text(q, 2, cutoff);
+		sqlite_db_bind_text(q, 2, cutoff);
 		sqlite3_bind_int64(q, 3, (int64_t)max);
-		if (sql_change(st, q, "purge") != STORE_OK)
+		if (sqlite_change(st, q, "purge") != STORE_OK)
 			goto fail;
 		sqlite3_finalize(q);
 		q = NULL;
 	}
 	*done = sqlite3_changes(st->db);
-	if (db_commit(st->db) != 0)
+	if (sqlite_db_commit(st->db) != 0)
 		return STORE_ERROR;
 	return STORE_OK;
 fail:
 	sqlite3_finalize(q);
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	return rc;
 #undef PURGE_BATCH_SQL
 }
@@ -654,28 +548,28 @@ sqlite_store_purge_visitors(struct store *st, const char *month, size_t max,
 	int rc = STORE_ERROR;
 
 	*done = 0;
-	if (db_prepare(st->db, dry_run ? count_sql : del_sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, dry_run ? count_sql : del_sql, &q) != 0)
 		return STORE_ERROR;
-	db_bind_text(q, 1, month);
+	sqlite_db_bind_text(q, 1, month);
 	if (dry_run) {
-		if (sql_int64(st, q, done, "purge visitors") == STORE_OK)
+		if (sqlite_step_int64(st, q, done, "purge visitors") == STORE_OK)
 			rc = STORE_OK;
 		sqlite3_finalize(q);
 		return rc;
 	}
 	sqlite3_bind_int64(q, 2, (int64_t)max);
-	if (db_begin(st->db) != 0) {
+	if (sqlite_db_begin(st->db) != 0) {
 		sqlite3_finalize(q);
 		return STORE_ERROR;
 	}
-	if (sql_change(st, q, "purge visitors") != STORE_OK) {
+	if (sqlite_change(st, q, "purge visitors") != STORE_OK) {
 		sqlite3_finalize(q);
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		return STORE_ERROR;
 	}
 	*done = sqlite3_changes(st->db);
 	sqlite3_finalize(q);
-	return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
+	return sqlite_db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
 }
 
 static const struct store_column digest_columns[] = { DIGEST_COLUMN_LIST };
@@ -696,11 +590,11 @@ sqlite_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, vo
 	cJSON *row;
 
 	*done = 0;
-	if (db_prepare(st->db, sel_sql, &q) != 0 || db_prepare(st->db, upd_sql, &u) != 0)
+	if (sqlite_db_prepare(st->db, sel_sql, &q) != 0 || sqlite_db_prepare(st->db, upd_sql, &u) != 0)
 		goto out;
 	do {
 		n = 0;
-		if (db_begin(st->db) != 0)
+		if (sqlite_db_begin(st->db) != 0)
 			goto out;
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, last);
@@ -708,7 +602,7 @@ sqlite_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, vo
 		while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 			const cJSON *key;
 
-			if ((row = sql_row(q, digest_columns, nitems(digest_columns))) == NULL)
+			if ((row = sqlite_row(q, digest_columns, nitems(digest_columns))) == NULL)
 				goto fail;
 			key = cJSON_GetObjectItemCaseSensitive(row, "site_key");
 			last = sqlite3_column_int64(q, 0);
@@ -719,19 +613,19 @@ sqlite_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, vo
 			cJSON_Delete(row);
 			sqlite3_reset(u);
 			sqlite3_bind_int64(u, 1, last);
-			db_bind_text(u, 2, digest);
+			sqlite_db_bind_text(u, 2, digest);
 			if (sqlite3_step(u) != SQLITE_DONE) {
-				db_log(st->db, "digest entry");
+				sqlite_db_log(st->db, "digest entry");
 				goto fail;
 			}
 			n++;
 		}
 		if (step != SQLITE_DONE) {
-			db_log(st->db, "digest entries");
+			sqlite_db_log(st->db, "digest entries");
 			goto fail;
 		}
 		sqlite3_reset(q);
-		if (db_commit(st->db) != 0)
+		if (sqlite_db_commit(st->db) != 0)
 			goto out;
 		*done += n;
 	} while (n > 0);
@@ -739,7 +633,7 @@ sqlite_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, vo
 	goto out;
 fail:
 	sqlite3_reset(q);
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 out:
 	sqlite3_finalize(q);
 	sqlite3_finalize(u);

@@ -1,4 +1,4 @@
-/* store_report.c: the SQLite store's aggregates of one period of a site (consentctl report). */
+/* sqlite_report.c: the SQLite store's aggregates of one period of a site (consentctl report). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,12 +176,12 @@ prepare(struct store *st, const char *sql, const struct period *p)
 	sqlite3_stmt *q = NULL;
 	int n, i;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return NULL;
 	if ((n = sqlite3_bind_parameter_count(q)) >= 3) {  /* none over temp tables */
 		sqlite3_bind_int64(q, 1, p->id);
-		db_bind_text(q, 2, p->from);
-		db_bind_text(q, 3, p->to);
+		sqlite_db_bind_text(q, 2, p->from);
+		sqlite_db_bind_text(q, 3, p->to);
 	}
 	if (n >= 4)  /* "YYYY-MM", copied */
 		sqlite3_bind_text(q, 4, p->from, 7, SQLITE_TRANSIENT);
@@ -211,9 +211,9 @@ add_query(struct store *st, cJSON *out, const char *name, const char *sql, int r
 		if ((v = cJSON_CreateArray()) == NULL)
 			rc = STORE_ERROR;
 		else
-			rc = sql_walk(st, q, cols, n, report_json_collect, v, name);
+			rc = sqlite_walk(st, q, cols, n, report_json_collect, v, name);
 	} else {
-		rc = sql_one_row(st, q, cols, n, &v, name);
+		rc = sqlite_one_row(st, q, cols, n, &v, name);
 		if (rc == STORE_NOTFOUND)  /* an aggregate always has a row */
 			rc = STORE_ERROR;
 	}
@@ -246,7 +246,7 @@ choose_walk(struct store *st, struct period *p)
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_ROW) {
-		db_log(st->db, "report");
+		sqlite_db_log(st->db, "report");
 		return STORE_ERROR;
 	}
 	return STORE_OK;
@@ -269,7 +269,7 @@ median(struct store *st, const void *arg, const struct report_json_median *m, do
 	if (m->to >= 0)
 		sqlite3_bind_int(q, 16, m->to);
 	if (sqlite3_step(q) != SQLITE_ROW) {
-		db_log(st->db, "report median");
+		sqlite_db_log(st->db, "report median");
 		sqlite3_finalize(q);
 		return STORE_ERROR;
 	}
@@ -291,7 +291,7 @@ group_entries(struct store *st, const struct period *p)
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE) {
-		db_log(st->db, "report groups");
+		sqlite_db_log(st->db, "report groups");
 		return STORE_ERROR;
 	}
 	return STORE_OK;
@@ -319,7 +319,7 @@ sqlite_store_report(struct store *st, const char *key, const char *from, const c
 	int rc;
 
 	*out = NULL;
-	if ((rc = sql_site_id(st, key, &p.id)) != STORE_OK)
+	if ((rc = sqlite_site_id(st, key, &p.id)) != STORE_OK)
 		return rc;
 	/* Sorts (GROUP BY) and the TEMP table in memory, and the file read
 	 * through mmap, so that the rows each statement reads again cost no
@@ -328,7 +328,7 @@ sqlite_store_report(struct store *st, const char *key, const char *from, const c
 	 * figure sees the same log. */
 	if (sqlite3_exec(st->db, "PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 4294967296;"
 	    " BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(st->db, "report");
+		sqlite_db_log(st->db, "report");
 		return STORE_ERROR;
 	}
 	if ((rc = choose_walk(st, &p)) != STORE_OK)

@@ -1,7 +1,8 @@
-/* store_request.c: the SQLite store of the request path (sites, domains, answers, consent, scripts). */
+/* sqlite_request.c: the SQLite store of the request path (sites, domains, answers, consent, scripts). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/log.h"
 #include "store/sqlite/sqlite_store.h"
 
@@ -29,11 +30,11 @@ sqlite_store_site_get(struct store *st, const char *key, struct site *out)
 	memset(out, 0, sizeof(*out));
 	if (strlen(key) > SITE_KEY_MAX)
 		return STORE_NOTFOUND;
-	if (sql_prepare(st, sql, &q) != 0)
+	if (sqlite_prepare(st, sql, &q) != 0)
 		return STORE_ERROR;
-	db_now(now, month);
-	db_bind_text(q, 1, key);
-	db_bind_text(q, 2, month);
+	clock_now(now, month);
+	sqlite_db_bind_text(q, 1, key);
+	sqlite_db_bind_text(q, 2, month);
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
 		break;
@@ -41,27 +42,27 @@ sqlite_store_site_get(struct store *st, const char *key, struct site *out)
 		rc = STORE_NOTFOUND;
 		goto out;
 	default:
-		db_log(st->db, "site lookup");
+		sqlite_db_log(st->db, "site lookup");
 		goto out;
 	}
 	out->id = sqlite3_column_int64(q, 0);
 	memcpy(out->key, key, strlen(key) + 1);
-	out->name = sql_text_dup(q, 1);
+	out->name = sqlite_text_dup(q, 1);
 	out->paused = sqlite3_column_int(q, 2) != 0;
 	out->free_tier = sqlite3_column_int(q, 3) != 0;
 	out->mau_cap = sqlite3_column_type(q, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 4);
 	out->config_id = sqlite3_column_int64(q, 5);
 	out->version = sqlite3_column_int64(q, 6);
-	out->document = sql_text_dup(q, 7);
-	out->skeleton = sql_text_dup(q, 8);
-	out->script_rules = sql_text_dup(q, 9);
+	out->document = sqlite_text_dup(q, 7);
+	out->skeleton = sqlite_text_dup(q, 8);
+	out->script_rules = sqlite_text_dup(q, 9);
 	out->visitors = sqlite3_column_int64(q, 10);
 	if (sqlite3_column_type(q, 11) == SQLITE_TEXT && sqlite3_column_bytes(q, 11) == 64)
 		memcpy(out->config_sha256, sqlite3_column_text(q, 11), 65);
 	rc = store_site_filled(out, sqlite3_column_type(q, 8) != SQLITE_NULL,
 	    sqlite3_column_type(q, 9) != SQLITE_NULL);
 out:
-	sql_done(st, q);
+	sqlite_done(st, q);
 	return rc;
 }
 
@@ -77,7 +78,7 @@ sqlite_store_site_domains(struct store *st, int64_t site_id, store_domain_fn fn,
 	sqlite3_stmt *q = NULL;
 	int rc, found = 0;
 
-	if (sql_prepare(st, sql, &q) != 0)
+	if (sqlite_prepare(st, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -86,10 +87,10 @@ sqlite_store_site_domains(struct store *st, int64_t site_id, store_domain_fn fn,
 			break;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_log(st->db, "domain lookup");
+		sqlite_db_log(st->db, "domain lookup");
 		found = STORE_ERROR;
 	}
-	sql_done(st, q);
+	sqlite_done(st, q);
 	return found;
 }
 
@@ -104,14 +105,14 @@ sqlite_store_config_answer(struct store *st, int64_t config_id, const char *regi
 	int rc = STORE_ERROR;
 
 	*answer = NULL;
-	if (sql_prepare(st, sql, &q) != 0)
+	if (sqlite_prepare(st, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, config_id);
-	db_bind_text(q, 2, region);
-	db_bind_text(q, 3, lang);
+	sqlite_db_bind_text(q, 2, region);
+	sqlite_db_bind_text(q, 3, lang);
 	switch (sqlite3_step(q)) {
 	case SQLITE_ROW:
-		if ((*answer = sql_text_dup(q, 0)) == NULL)
+		if ((*answer = sqlite_text_dup(q, 0)) == NULL)
 			log_error("out of memory");
 		else
 			rc = STORE_OK;
@@ -120,9 +121,9 @@ sqlite_store_config_answer(struct store *st, int64_t config_id, const char *regi
 		rc = STORE_NOTFOUND;
 		break;
 	default:
-		db_log(st->db, "config answer");
+		sqlite_db_log(st->db, "config answer");
 	}
-	sql_done(st, q);
+	sqlite_done(st, q);
 	return rc;
 }
 
@@ -131,7 +132,7 @@ bind_value(sqlite3_stmt *q, int i, const struct store_value *v)
 {
 	switch (v->type) {
 	case SV_TEXT:
-		db_bind_text(q, i, v->text);
+		sqlite_db_bind_text(q, i, v->text);
 		break;
 	case SV_INT:
 		sqlite3_bind_int64(q, i, v->i);
@@ -178,16 +179,16 @@ sqlite_store_consent_add(struct store *st, const struct consent_entry *e)
 	}
 	memcpy(month, e->created_at, 7);
 	month[7] = '\0';
-	if (sql_prepare(st, ins, &q) != 0 || sql_prepare(st, visitor, &v) != 0 ||
-	    sql_prepare(st, counter, &c) != 0)
+	if (sqlite_prepare(st, ins, &q) != 0 || sqlite_prepare(st, visitor, &v) != 0 ||
+	    sqlite_prepare(st, counter, &c) != 0)
 		goto out;
-	if (sql_write_begin(st) != 0)
+	if (sqlite_write_begin(st) != 0)
 		goto out;
 	sqlite3_bind_int64(q, 1, e->site_id);
-	db_bind_text(q, 2, e->created_at);
-	db_bind_text(q, 3, e->anon_id_hash);
-	db_bind_text(q, 4, e->categories);
-	db_bind_text(q, 5, e->event_type);
+	sqlite_db_bind_text(q, 2, e->created_at);
+	sqlite_db_bind_text(q, 3, e->anon_id_hash);
+	sqlite_db_bind_text(q, 4, e->categories);
+	sqlite_db_bind_text(q, 5, e->event_type);
 	bind_value(q, 6, &e->event_action);
 	if (e->config_id > 0)
 		sqlite3_bind_int64(q, 7, e->config_id);
@@ -205,42 +206,42 @@ sqlite_store_consent_add(struct store *st, const struct consent_entry *e)
 	bind_value(q, 19, &e->sdk_version);
 	bind_value(q, 20, &e->language);
 	bind_value(q, 21, &e->resolved_language);
-	db_bind_text(q, 22, e->browser);
-	db_bind_text(q, 23, e->os);
-	db_bind_text(q, 24, e->device_type);
-	db_bind_text(q, 25, e->country);
+	sqlite_db_bind_text(q, 22, e->browser);
+	sqlite_db_bind_text(q, 23, e->os);
+	sqlite_db_bind_text(q, 24, e->device_type);
+	sqlite_db_bind_text(q, 25, e->country);
 	sqlite3_bind_int(q, 26, e->gpc != 0);
-	db_bind_text(q, 27, e->digest);
-	db_bind_text(q, 28, e->builtin_sha256);
+	sqlite_db_bind_text(q, 27, e->digest);
+	sqlite_db_bind_text(q, 28, e->builtin_sha256);
 	if (sqlite3_step(q) != SQLITE_DONE) {
-		db_log(st->db, "insert consent");
+		sqlite_db_log(st->db, "insert consent");
 		goto rollback;
 	}
 	sqlite3_bind_int64(v, 1, e->site_id);
-	db_bind_text(v, 2, month);
-	db_bind_text(v, 3, e->anon_id_hash);
+	sqlite_db_bind_text(v, 2, month);
+	sqlite_db_bind_text(v, 3, e->anon_id_hash);
 	if (sqlite3_step(v) != SQLITE_DONE) {
-		db_log(st->db, "insert visitor");
+		sqlite_db_log(st->db, "insert visitor");
 		goto rollback;
 	}
 	if (sqlite3_changes(st->db) > 0) {
 		sqlite3_bind_int64(c, 1, e->site_id);
-		db_bind_text(c, 2, month);
+		sqlite_db_bind_text(c, 2, month);
 		if (sqlite3_step(c) != SQLITE_DONE) {
-			db_log(st->db, "count visitor");
+			sqlite_db_log(st->db, "count visitor");
 			goto rollback;
 		}
 	}
-	if (sql_write_commit(st) != 0)
+	if (sqlite_write_commit(st) != 0)
 		goto out;
 	rc = STORE_OK;
 	goto out;
 rollback:
-	sql_write_undo(st);
+	sqlite_write_undo(st);
 out:
-	sql_done(st, q);
-	sql_done(st, v);
-	sql_done(st, c);
+	sqlite_done(st, q);
+	sqlite_done(st, v);
+	sqlite_done(st, c);
 	return rc;
 }
 
@@ -271,45 +272,45 @@ sqlite_store_scripts_report(struct store *st, int64_t site_id, const char *page_
 	char now[32];
 	int rc = STORE_ERROR;
 
-	if (sql_prepare(st, upsert, &u) != 0 || sql_prepare(st, sync, &s) != 0)
+	if (sqlite_prepare(st, upsert, &u) != 0 || sqlite_prepare(st, sync, &s) != 0)
 		goto out;
-	if (sql_write_begin(st) != 0)
+	if (sqlite_write_begin(st) != 0)
 		goto out;
-	db_now(now, NULL);
+	clock_now(now, NULL);
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_reset(u);
 		sqlite3_bind_int64(u, 1, site_id);
-		db_bind_text(u, 2, e[i].domain);
-		db_bind_text(u, 3, e[i].category);
+		sqlite_db_bind_text(u, 2, e[i].domain);
+		sqlite_db_bind_text(u, 3, e[i].category);
 		sqlite3_bind_int(u, 4, e[i].blocked ? 1 : 0);
-		db_bind_text(u, 5, now);
-		db_bind_text(u, 6, e[i].src);
-		db_bind_text(u, 7, page_url);
+		sqlite_db_bind_text(u, 5, now);
+		sqlite_db_bind_text(u, 6, e[i].src);
+		sqlite_db_bind_text(u, 7, page_url);
 		if (sqlite3_step(u) != SQLITE_DONE) {
-			db_log(st->db, "upsert script");
+			sqlite_db_log(st->db, "upsert script");
 			goto rollback;
 		}
 	}
 	if (sync_id != NULL) {
-		db_bind_text(s, 1, error ? "failed" : "complete");
-		db_bind_text(s, 2, error);
-		db_bind_text(s, 3, page_url);
-		db_bind_text(s, 4, now);
-		db_bind_text(s, 5, sync_id);
+		sqlite_db_bind_text(s, 1, error ? "failed" : "complete");
+		sqlite_db_bind_text(s, 2, error);
+		sqlite_db_bind_text(s, 3, page_url);
+		sqlite_db_bind_text(s, 4, now);
+		sqlite_db_bind_text(s, 5, sync_id);
 		sqlite3_bind_int64(s, 6, site_id);
 		if (sqlite3_step(s) != SQLITE_DONE) {
-			db_log(st->db, "close sync");
+			sqlite_db_log(st->db, "close sync");
 			goto rollback;
 		}
 	}
-	if (sql_write_commit(st) != 0)
+	if (sqlite_write_commit(st) != 0)
 		goto out;
 	rc = STORE_OK;
 	goto out;
 rollback:
-	sql_write_undo(st);
+	sqlite_write_undo(st);
 out:
-	sql_done(st, u);
-	sql_done(st, s);
+	sqlite_done(st, u);
+	sqlite_done(st, s);
 	return rc;
 }

@@ -1,4 +1,4 @@
-/* store_schema.c: the SQLite store creates and upgrades its schema (consentctl init). */
+/* sqlite_schema.c: the SQLite store creates and upgrades its schema (consentctl init). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,13 +14,13 @@ user_version(sqlite3 *db, int64_t *v)
 	sqlite3_stmt *q = NULL;
 	int rc = -1;
 
-	if (db_prepare(db, "PRAGMA user_version", &q) != 0)
+	if (sqlite_db_prepare(db, "PRAGMA user_version", &q) != 0)
 		return -1;
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		*v = sqlite3_column_int64(q, 0);
 		rc = 0;
 	} else {
-		db_log(db, "user_version");
+		sqlite_db_log(db, "user_version");
 	}
 	sqlite3_finalize(q);
 	return rc;
@@ -36,11 +36,11 @@ schema_version(const char *schema_sql, int64_t *v)
 
 	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		db_log(mem, "schema");
+		sqlite_db_log(mem, "schema");
 		goto out;
 	}
 	if (sqlite3_exec(mem, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(mem, "schema");
+		sqlite_db_log(mem, "schema");
 		goto out;
 	}
 	rc = user_version(mem, v);
@@ -93,7 +93,7 @@ hash_configs(sqlite3 *db)
 	char sha[65];
 	int rc = -1, step;
 
-	if (db_prepare(db, sel, &q) != 0 || db_prepare(db, upd, &u) != 0)
+	if (sqlite_db_prepare(db, sel, &q) != 0 || sqlite_db_prepare(db, upd, &u) != 0)
 		goto out;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		const void *doc = sqlite3_column_blob(q, 1);
@@ -102,12 +102,12 @@ hash_configs(sqlite3 *db)
 			goto out;
 		sqlite3_reset(u);
 		sqlite3_bind_int64(u, 1, sqlite3_column_int64(q, 0));
-		db_bind_text(u, 2, sha);
+		sqlite_db_bind_text(u, 2, sha);
 		if (sqlite3_step(u) != SQLITE_DONE)
 			break;
 	}
 	if (step != SQLITE_DONE) {
-		db_log(db, "schema upgrade: config digests");
+		sqlite_db_log(db, "schema upgrade: config digests");
 		goto out;
 	}
 	rc = 0;
@@ -131,15 +131,15 @@ add_columns(sqlite3 *db)
 	sqlite3_stmt *q = NULL, *alter = NULL;
 	int rc = -1;
 
-	if (db_prepare(db, sql, &q) != 0)
+	if (sqlite_db_prepare(db, sql, &q) != 0)
 		return -1;
 	for (size_t i = 0; i < nitems(added_columns); i++) {
 		int64_t columns, has;
 
-		db_bind_text(q, 1, added_columns[i].table);
-		db_bind_text(q, 2, added_columns[i].column);
+		sqlite_db_bind_text(q, 1, added_columns[i].table);
+		sqlite_db_bind_text(q, 2, added_columns[i].column);
 		if (sqlite3_step(q) != SQLITE_ROW) {
-			db_log(db, "schema upgrade");
+			sqlite_db_log(db, "schema upgrade");
 			goto out;
 		}
 		columns = sqlite3_column_int64(q, 0);
@@ -147,10 +147,10 @@ add_columns(sqlite3 *db)
 		sqlite3_reset(q);   /* no read pending while the table changes */
 		if (columns == 0 || has > 0)
 			continue;
-		if (db_prepare(db, added_columns[i].alter, &alter) != 0)
+		if (sqlite_db_prepare(db, added_columns[i].alter, &alter) != 0)
 			goto out;
 		if (sqlite3_step(alter) != SQLITE_DONE) {
-			db_log(db, "schema upgrade");
+			sqlite_db_log(db, "schema upgrade");
 			goto out;
 		}
 		sqlite3_finalize(alter);
@@ -182,7 +182,7 @@ sqlite_store_init(struct store *st, int64_t *from)
 
 	if (schema_version(schema_sql, &want) != 0)
 		return STORE_ERROR;
-	if (db_begin(st->db) != 0)
+	if (sqlite_db_begin(st->db) != 0)
 		return STORE_ERROR;
 	if (user_version(st->db, &have) != 0)
 		goto fail;
@@ -194,17 +194,17 @@ sqlite_store_init(struct store *st, int64_t *from)
 	if (add_columns(st->db) != 0)
 		goto fail;
 	if (sqlite3_exec(st->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(st->db, "schema");
+		sqlite_db_log(st->db, "schema");
 		goto fail;
 	}
 	if (hash_configs(st->db) != 0)
 		goto fail;
-	if (db_commit(st->db) != 0)
+	if (sqlite_db_commit(st->db) != 0)
 		return STORE_ERROR;
-	if (db_prepare(st->db, "PRAGMA journal_mode=WAL", &q) != 0)
+	if (sqlite_db_prepare(st->db, "PRAGMA journal_mode=WAL", &q) != 0)
 		return STORE_ERROR;
 	if (sqlite3_step(q) != SQLITE_ROW) {
-		db_log(st->db, "journal_mode");
+		sqlite_db_log(st->db, "journal_mode");
 	} else if ((mode = (const char *)sqlite3_column_text(q, 0)) == NULL ||
 	    strcmp(mode, "wal") != 0) {
 		log_error("database %s: cannot use WAL mode (journal_mode is %s)",
@@ -215,7 +215,7 @@ sqlite_store_init(struct store *st, int64_t *from)
 	sqlite3_finalize(q);
 	return rc;
 fail:
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	return rc;
 }
 

@@ -1,7 +1,8 @@
-/* store_scripts.c: the SQLite store of tracker syncs and the script inventory (consentctl sync, scripts). */
+/* sqlite_scripts.c: the SQLite store of tracker syncs and the script inventory (consentctl sync, scripts). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/log.h"
 #include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
@@ -16,8 +17,8 @@ sqlite_store_sync_start(struct store *st, const char *key, const char *sync_id)
 	char now[32];
 	const char *const args[] = {key, sync_id, now};
 
-	db_now(now, NULL);
-	return sql_change_one(st, sql, args, 3, "sync start");
+	clock_now(now, NULL);
+	return sqlite_change_one(st, sql, args, 3, "sync start");
 }
 
 static const struct store_column sync_columns[] = { SYNC_COLUMN_LIST };
@@ -34,10 +35,10 @@ sqlite_store_sync_show(struct store *st, const char *sync_id, cJSON **out)
 	int rc;
 
 	*out = NULL;
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	db_bind_text(q, 1, sync_id);
-	rc = sql_one_row(st, q, sync_columns, nitems(sync_columns), out, "sync show");
+	sqlite_db_bind_text(q, 1, sync_id);
+	rc = sqlite_one_row(st, q, sync_columns, nitems(sync_columns), out, "sync show");
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -54,7 +55,7 @@ sqlite_store_scripts_list(struct store *st, const char *key, store_row_fn fn, vo
 	    " last_page_url AS last_page_url"
 	    " FROM scripts WHERE site_id = ?1 ORDER BY domain";
 
-	return sql_site_rows(st, key, sql, NULL, script_columns, nitems(script_columns),
+	return sqlite_site_rows(st, key, sql, NULL, script_columns, nitems(script_columns),
 	    fn, arg, "scripts list");
 }
 

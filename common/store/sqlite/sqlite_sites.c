@@ -1,7 +1,8 @@
-/* store_sites.c: the SQLite store of sites and their domains (consentctl site, domain). */
+/* sqlite_sites.c: the SQLite store of sites and their domains (consentctl site, domain). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/log.h"
 #include "base/nitems.h"
 #include "store/sqlite/sqlite_store.h"
@@ -21,37 +22,37 @@ sqlite_store_site_add(struct store *st, const char *key, const char *name,
 	size_t i;
 	int rc = STORE_ERROR;
 
-	db_now(now, NULL);
-	if (db_begin(st->db) != 0)
+	clock_now(now, NULL);
+	if (sqlite_db_begin(st->db) != 0)
 		return STORE_ERROR;
-	if (db_prepare(st->db, site_sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, site_sql, &q) != 0)
 		goto out;
-	db_bind_text(q, 1, key);
-	db_bind_text(q, 2, name);
-	db_bind_text(q, 3, free_tier ? "free" : "paid");
+	sqlite_db_bind_text(q, 1, key);
+	sqlite_db_bind_text(q, 2, name);
+	sqlite_db_bind_text(q, 3, free_tier ? "free" : "paid");
 	if (mau_cap >= 0)
 		sqlite3_bind_int64(q, 4, mau_cap);
-	db_bind_text(q, 5, now);
-	if ((rc = sql_change(st, q, "site add")) != STORE_OK)
+	sqlite_db_bind_text(q, 5, now);
+	if ((rc = sqlite_change(st, q, "site add")) != STORE_OK)
 		goto out;
 	rc = STORE_ERROR;
 	id = sqlite3_last_insert_rowid(st->db);
 	sqlite3_finalize(q);
-	if (db_prepare(st->db, domain_sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, domain_sql, &q) != 0)
 		goto out;
 	for (i = 0; i < n; i++) {
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, id);
-		db_bind_text(q, 2, hosts[i]);
-		if (sql_change(st, q, "domain add") != STORE_OK)
+		sqlite_db_bind_text(q, 2, hosts[i]);
+		if (sqlite_change(st, q, "domain add") != STORE_OK)
 			goto out;
 	}
 	sqlite3_finalize(q);
 	q = NULL;
-	return db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
+	return sqlite_db_commit(st->db) == 0 ? STORE_OK : STORE_ERROR;
 out:
 	sqlite3_finalize(q);
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	return rc;
 }
 
@@ -66,18 +67,18 @@ sqlite_store_site_set(struct store *st, const char *key, const struct site_chang
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	db_bind_text(q, 2, ch->name);
-	db_bind_text(q, 3, ch->free_tier < 0 ? NULL : ch->free_tier ? "free" : "paid");
+	sqlite_db_bind_text(q, 1, key);
+	sqlite_db_bind_text(q, 2, ch->name);
+	sqlite_db_bind_text(q, 3, ch->free_tier < 0 ? NULL : ch->free_tier ? "free" : "paid");
 	sqlite3_bind_int(q, 4, ch->mau_cap_set != 0);
 	if (ch->mau_cap >= 0)
 		sqlite3_bind_int64(q, 5, ch->mau_cap);
 	sqlite3_bind_int(q, 6, ch->retention_set != 0);
 	if (ch->retention_days > 0)
 		sqlite3_bind_int64(q, 7, ch->retention_days);
-	rc = sql_change(st, q, "site set");
+	rc = sqlite_change(st, q, "site set");
 	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
 		rc = STORE_NOTFOUND;
 	sqlite3_finalize(q);
@@ -91,7 +92,7 @@ sqlite_store_site_pause(struct store *st, const char *key, int paused)
 	    "UPDATE sites SET paused = CAST(?2 AS INTEGER) WHERE site_key = ?1";
 	const char *const args[] = {key, paused ? "1" : "0"};
 
-	return sql_change_one(st, sql, args, 2, "site pause");
+	return sqlite_change_one(st, sql, args, 2, "site pause");
 }
 
 /* A site in list and show (SITE_COLUMNS, store_ops.h). */
@@ -112,9 +113,9 @@ sqlite_store_site_list(struct store *st, store_row_fn fn, void *arg)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (db_prepare(st->db, sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
-	rc = sql_walk(st, q, site_columns, nitems(site_columns), fn, arg, "site list");
+	rc = sqlite_walk(st, q, site_columns, nitems(site_columns), fn, arg, "site list");
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -157,27 +158,27 @@ sqlite_store_site_show(struct store *st, const char *key, cJSON **out)
 	int rc = STORE_ERROR;
 
 	*out = NULL;
-	db_now(now, month);
+	clock_now(now, month);
 	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		db_log(st->db, "begin");
+		sqlite_db_log(st->db, "begin");
 		return STORE_ERROR;
 	}
-	if (db_prepare(st->db, site_sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, site_sql, &q) != 0)
 		goto out;
-	db_bind_text(q, 1, key);
-	db_bind_text(q, 2, month);
-	if ((rc = sql_one_row(st, q, show_columns, nitems(show_columns), &site, "site show")) != STORE_OK)
+	sqlite_db_bind_text(q, 1, key);
+	sqlite_db_bind_text(q, 2, month);
+	if ((rc = sqlite_one_row(st, q, show_columns, nitems(show_columns), &site, "site show")) != STORE_OK)
 		goto out;
 	rc = STORE_ERROR;
 	sqlite3_finalize(q);
-	if (db_prepare(st->db, domain_sql, &q) != 0)
+	if (sqlite_db_prepare(st->db, domain_sql, &q) != 0)
 		goto out;
-	db_bind_text(q, 1, key);
+	sqlite_db_bind_text(q, 1, key);
 	if ((domains = cJSON_AddArrayToObject(site, "domains")) == NULL) {
 		log_error("out of memory");
 		goto out;
 	}
-	if ((rc = sql_walk(st, q, host_columns, nitems(host_columns), add_host, domains,
+	if ((rc = sqlite_walk(st, q, host_columns, nitems(host_columns), add_host, domains,
 	    "site show")) != STORE_OK)
 		goto out;
 	*out = site;
@@ -185,7 +186,7 @@ sqlite_store_site_show(struct store *st, const char *key, cJSON **out)
 out:
 	sqlite3_finalize(q);
 	cJSON_Delete(site);
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	return rc;
 }
 
@@ -197,7 +198,7 @@ sqlite_store_domain_add(struct store *st, const char *key, const char *host)
 	    " SELECT id, ?2 FROM sites WHERE site_key = ?1";
 	const char *const args[] = {key, host};
 
-	return sql_change_one(st, sql, args, 2, "domain add");
+	return sqlite_change_one(st, sql, args, 2, "domain add");
 }
 
 /* STORE_NOTFOUND when the site is unknown or the host is not registered. */
@@ -209,6 +210,58 @@ sqlite_store_domain_remove(struct store *st, const char *key, const char *host)
 	    " AND site_id = (SELECT id FROM sites WHERE site_key = ?1)";
 	const char *const args[] = {key, host};
 
-	return sql_change_one(st, sql, args, 2, "domain remove");
+	return sqlite_change_one(st, sql, args, 2, "domain remove");
 }
 
+int
+sqlite_store_site_keys(struct store *st, store_key_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT site_key, coalesce(retention_days, -1) FROM sites ORDER BY site_key";
+	sqlite3_stmt *q = NULL;
+	char **keys = NULL;
+	int64_t *days = NULL;
+	size_t n = 0, cap = 0;
+	int rc = STORE_ERROR, step;
+
+	/* Read them all first: fn may write to the database. */
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t c2 = cap ? cap * 2 : 64;
+			char **k2 = realloc(keys, c2 * sizeof(*keys));
+			int64_t *d2;
+
+			if (k2 != NULL)
+				keys = k2;
+			if (k2 == NULL || (d2 = realloc(days, c2 * sizeof(*days))) == NULL) {
+				log_error("out of memory");
+				goto out;
+			}
+			days = d2;
+			cap = c2;
+		}
+		if ((keys[n] = sqlite_text_dup(q, 0)) == NULL) {
+			log_error("out of memory");
+			goto out;
+		}
+		days[n++] = sqlite3_column_int64(q, 1);
+	}
+	if (step != SQLITE_DONE) {
+		sqlite_db_log(st->db, "site keys");
+		goto out;
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	rc = STORE_OK;
+	for (size_t i = 0; i < n && rc == STORE_OK; i++)
+		rc = fn(keys[i], days[i], arg);
+out:
+	sqlite3_finalize(q);
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(days);
+	return rc;
+}

@@ -1,4 +1,4 @@
-/* store_sql.c: the SQLite store's connection and the rows it hands out. */
+/* sqlite_store.c: the SQLite store's connection and the rows it hands out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +49,14 @@ sqlite_store_open(struct store **out, const char *path, enum store_mode mode)
 		free(st);
 		return STORE_ERROR;
 	}
-	st->ops = &store_sqlite_ops;
+	st->head.ops = &store_sqlite_ops;
 	st->mode = mode;
 	if ((sync = io_env("CONSENT_SYNC")) != NULL && (st->sync = strdup(sync)) == NULL) {
 		log_error("out of memory");
 		sqlite_store_close(st);
 		return STORE_ERROR;
 	}
-	if (db_open(path, open_flags(mode), &st->db) != 0) {
+	if (sqlite_db_open(path, open_flags(mode), &st->db) != 0) {
 		sqlite_store_close(st);
 		return STORE_ERROR;
 	}
@@ -77,7 +77,7 @@ sqlite_store_close(struct store *st)
 }
 
 int
-sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
+sqlite_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
 {
 	size_t i;
 
@@ -88,9 +88,9 @@ sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
 		}
 	}
 	if (st->ncache == SQL_CACHE_MAX)
-		return db_prepare(st->db, sql, q);
+		return sqlite_db_prepare(st->db, sql, q);
 	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, q, NULL) != SQLITE_OK) {
-		db_log(st->db, "prepare");
+		sqlite_db_log(st->db, "prepare");
 		*q = NULL;
 		return -1;
 	}
@@ -101,7 +101,7 @@ sql_prepare(struct store *st, const char *sql, sqlite3_stmt **q)
 }
 
 void
-sql_done(struct store *st, sqlite3_stmt *q)
+sqlite_done(struct store *st, sqlite3_stmt *q)
 {
 	if (q == NULL)
 		return;
@@ -139,12 +139,12 @@ exec_kept(struct store *st, const char *sql, const char *what)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (sql_prepare(st, sql, &q) != 0)
+	if (sqlite_prepare(st, sql, &q) != 0)
 		return -1;
 	rc = sqlite3_step(q);
 	if (rc != SQLITE_DONE)
-		db_log(st->db, what);
-	sql_done(st, q);
+		sqlite_db_log(st->db, what);
+	sqlite_done(st, q);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -172,20 +172,20 @@ group_commit(void)
 	if (!group_alive())
 		return -1;
 	group.open = 0;
-	ok = db_commit(kept->db) == 0;   /* rolls back when it fails */
+	ok = sqlite_db_commit(kept->db) == 0;   /* rolls back when it fails */
 	group.failed[group.gen % GROUP_RING] = !ok;
 	return ok ? 0 : -1;
 }
 
 int
-sql_write_begin(struct store *st)
+sqlite_write_begin(struct store *st)
 {
 	static const char savepoint[] = "SAVEPOINT w";
 
 	if (!group.on || st != kept)
-		return db_begin(st->db);
+		return sqlite_db_begin(st->db);
 	if (!group_alive()) {
-		if (db_begin(st->db) != 0)
+		if (sqlite_db_begin(st->db) != 0)
 			return -1;
 		group.open = 1;
 		if (++group.gen == 0)
@@ -196,14 +196,14 @@ sql_write_begin(struct store *st)
 }
 
 int
-sql_write_commit(struct store *st)
+sqlite_write_commit(struct store *st)
 {
 	static const char release[] = "RELEASE w";
 
 	if (!group.on || st != kept)
-		return db_commit(st->db);
+		return sqlite_db_commit(st->db);
 	if (!group_alive() || exec_kept(st, release, "release") != 0) {
-		sql_write_undo(st);
+		sqlite_write_undo(st);
 		return -1;
 	}
 	group.joined = group.gen;
@@ -211,20 +211,20 @@ sql_write_commit(struct store *st)
 }
 
 void
-sql_write_undo(struct store *st)
+sqlite_write_undo(struct store *st)
 {
 	static const char back[] = "ROLLBACK TO w";
 	static const char release[] = "RELEASE w";
 
 	if (!group.on || st != kept) {
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		return;
 	}
 	if (!group_alive())
 		return;
 	/* What cannot be taken back alone takes the whole group with it. */
 	if (exec_kept(st, back, "rollback to") != 0 || exec_kept(st, release, "release") != 0) {
-		db_rollback(st->db);
+		sqlite_db_rollback(st->db);
 		group.open = 0;
 		group.failed[group.gen % GROUP_RING] = 1;
 	}
@@ -282,16 +282,16 @@ schema_of(struct store *st, int64_t v[2])
 	sqlite3_stmt *q = NULL;
 	int rc = -1;
 
-	if (sql_prepare(st, sql, &q) != 0)
+	if (sqlite_prepare(st, sql, &q) != 0)
 		return -1;
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		v[0] = sqlite3_column_int64(q, 0);
 		v[1] = sqlite3_column_int64(q, 1);
 		rc = 0;
 	} else {
-		db_log(st->db, "schema version");
+		sqlite_db_log(st->db, "schema version");
 	}
-	sql_done(st, q);
+	sqlite_done(st, q);
 	return rc;
 }
 
@@ -303,10 +303,10 @@ same_setting(const char *a, const char *b)
 }
 
 /* Whether the kept store still serves path in mode: opened with this
- * request's settings, a file this process may still write (db_open's
+ * request's settings, a file this process may still write (sqlite_db_open's
  * check: made read-only, or its mount), the same file (not replaced:
  * device and inode), the same schema (not upgraded).  When not, the store
- * is opened again, and db_open refuses what a new process would. */
+ * is opened again, and sqlite_db_open refuses what a new process would. */
 static int
 still_good(struct store *st, const char *path, enum store_mode mode)
 {
@@ -314,7 +314,7 @@ still_good(struct store *st, const char *path, enum store_mode mode)
 	int64_t schema[2];
 
 	return st->mode == mode && strcmp(st->path, path) == 0 &&
-	    same_setting(st->sync, io_env("CONSENT_SYNC")) && db_may_write(path) == 0 &&
+	    same_setting(st->sync, io_env("CONSENT_SYNC")) && sqlite_db_may_write(path) == 0 &&
 	    stat(path, &sb) == 0 && sb.st_dev == st->dev && sb.st_ino == st->ino &&
 	    schema_of(st, schema) == 0 && schema[0] == st->schema[0] &&
 	    schema[1] == st->schema[1];
@@ -370,7 +370,7 @@ sqlite_store_release(struct store *st, int failed)
 			group.close_after = 1;
 		return;
 	}
-	db_rollback(st->db);
+	sqlite_db_rollback(st->db);
 	if (failed || !io_persistent() || !sqlite3_get_autocommit(st->db)) {
 		sqlite_store_close(kept);
 		kept = NULL;
@@ -386,222 +386,11 @@ sqlite_store_forget(void)
 }
 
 char *
-sql_text_dup(sqlite3_stmt *q, int i)
+sqlite_text_dup(sqlite3_stmt *q, int i)
 {
 	const unsigned char *t = sqlite3_column_text(q, i);
 
 	return t ? strdup((const char *)t) : NULL;
-}
-
-/* The JSON value of column i as described, or NULL when out of memory. */
-static cJSON *
-column_json(sqlite3_stmt *q, int i, const struct store_column *col)
-{
-	const char *text;
-	cJSON *v;
-
-	switch (sqlite3_column_type(q, i)) {
-	case SQLITE_NULL:
-		return cJSON_CreateNull();
-	case SQLITE_INTEGER:
-		if (col->type == ST_BOOL)
-			return cJSON_CreateBool(sqlite3_column_int64(q, i) != 0);
-		return cJSON_CreateNumber((double)sqlite3_column_int64(q, i));
-	case SQLITE_FLOAT:
-		return store_exact_number(sqlite3_column_double(q, i));
-	default:
-		text = (const char *)sqlite3_column_text(q, i);
-		if (text == NULL)
-			return NULL;
-		/* Text that should be JSON but is not is kept as a string, so an
-		 * export never loses what was stored. */
-		if (col->type == ST_JSON && (v = cJSON_Parse(text)) != NULL)
-			return v;
-		return cJSON_CreateString(text);
-	}
-}
-
-cJSON *
-sql_row(sqlite3_stmt *q, const struct store_column *cols, size_t n)
-{
-	cJSON *row = NULL, *v;
-	size_t i;
-
-	if ((size_t)sqlite3_column_count(q) != n) {
-		log_error("store: a statement has %d columns, its description %zu",
-		    sqlite3_column_count(q), n);
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		const char *name = sqlite3_column_name(q, (int)i);
-		if (name == NULL || strcmp(name, cols[i].name) != 0) {
-			log_error("store: column %zu is named %s, described as %s",
-			    i, name ? name : "(none)", cols[i].name);
-			return NULL;
-		}
-	}
-	if ((row = cJSON_CreateObject()) == NULL)
-		goto oom;
-	for (i = 0; i < n; i++) {
-		if (cols[i].optional && sqlite3_column_type(q, (int)i) == SQLITE_NULL)
-			continue;
-		if ((v = column_json(q, (int)i, &cols[i])) == NULL)
-			goto oom;
-		if (!cJSON_AddItemToObject(row, cols[i].name, v)) {
-			cJSON_Delete(v);
-			goto oom;
-		}
-	}
-	return row;
-oom:
-	log_error("out of memory");
-	cJSON_Delete(row);
-	return NULL;
-}
-
-int
-sql_walk(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
-         size_t n, store_row_fn fn, void *arg, const char *what)
-{
-	cJSON *row;
-	int rc;
-
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if ((row = sql_row(q, cols, n)) == NULL)
-			return STORE_ERROR;
-		rc = fn(row, arg);
-		cJSON_Delete(row);
-		if (rc != 0)
-			return rc;
-	}
-	if (rc != SQLITE_DONE) {
-		db_log(st->db, what);
-		return STORE_ERROR;
-	}
-	return STORE_OK;
-}
-
-int
-sql_one_row(struct store *st, sqlite3_stmt *q, const struct store_column *cols,
-            size_t n, cJSON **out, const char *what)
-{
-	switch (sqlite3_step(q)) {
-	case SQLITE_ROW:
-		*out = sql_row(q, cols, n);
-		return *out != NULL ? STORE_OK : STORE_ERROR;
-	case SQLITE_DONE:
-		return STORE_NOTFOUND;
-	default:
-		db_log(st->db, what);
-		return STORE_ERROR;
-	}
-}
-
-int
-sql_change(struct store *st, sqlite3_stmt *q, const char *what)
-{
-	int rc = sqlite3_step(q);
-
-	if (rc == SQLITE_DONE)
-		return STORE_OK;
-	if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
-		return STORE_EXISTS;
-	db_log(st->db, what);
-	return STORE_ERROR;
-}
-
-int
-sql_change_one(struct store *st, const char *sql, const char *const *texts, int n,
-               const char *what)
-{
-	sqlite3_stmt *q = NULL;
-	int i, rc;
-
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	for (i = 0; i < n; i++)
-		db_bind_text(q, i + 1, texts[i]);
-	rc = sql_change(st, q, what);
-	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
-		rc = STORE_NOTFOUND;
-	sqlite3_finalize(q);
-	return rc;
-}
-
-/* sql prepared in *q with ?1 bound to the id of the site with this key:
- * STORE_OK (the caller finalizes *q), STORE_NOTFOUND, STORE_ERROR. */
-static int
-site_prepare(struct store *st, const char *key, const char *sql, sqlite3_stmt **q)
-{
-	int64_t id;
-	int rc;
-
-	if ((rc = sql_site_id(st, key, &id)) != STORE_OK)
-		return rc;
-	if (db_prepare(st->db, sql, q) != 0)
-		return STORE_ERROR;
-	sqlite3_bind_int64(*q, 1, id);
-	return STORE_OK;
-}
-
-int
-sql_site_rows(struct store *st, const char *key, const char *sql, const char *text2,
-              const struct store_column *cols, size_t n, store_row_fn fn,
-              void *arg, const char *what)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if ((rc = site_prepare(st, key, sql, &q)) != STORE_OK)
-		return rc;
-	db_bind_text(q, 2, text2);
-	rc = sql_walk(st, q, cols, n, fn, arg, what);
-	sqlite3_finalize(q);
-	return rc;
-}
-
-int
-sql_int64(struct store *st, sqlite3_stmt *q, int64_t *v, const char *what)
-{
-	switch (sqlite3_step(q)) {
-	case SQLITE_ROW:
-		*v = sqlite3_column_int64(q, 0);
-		return STORE_OK;
-	case SQLITE_DONE:
-		return STORE_NOTFOUND;
-	default:
-		db_log(st->db, what);
-		return STORE_ERROR;
-	}
-}
-
-int
-sql_site_id(struct store *st, const char *key, int64_t *id)
-{
-	static const char sql[] = "SELECT id FROM sites WHERE site_key = ?1";
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	db_bind_text(q, 1, key);
-	rc = sql_int64(st, q, id, "site lookup");
-	sqlite3_finalize(q);
-	return rc;
-}
-
-int
-sql_site_int64(struct store *st, const char *key, const char *sql, int64_t *v,
-               const char *what)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if ((rc = site_prepare(st, key, sql, &q)) != STORE_OK)
-		return rc;
-	rc = sql_int64(st, q, v, what);
-	sqlite3_finalize(q);
-	return rc;
 }
 
 /* What store.c hands calls to (store_ops.h). */

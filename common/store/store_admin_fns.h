@@ -1,0 +1,91 @@
+/* store_admin_fns.h: the functions of store_admin.h that each backend implements, listed once. */
+
+/*
+ * No include guard: as store_fns.h, each includer defines STORE_FN(type,
+ * name, parameters, arguments) and includes this file (store_ops.h: the
+ * members of struct store_admin_ops and each backend's declarations;
+ * store_admin.c: the functions of store_admin.h that hand the call to the
+ * backend's admin table; tests/t0062 reads the names, none of which an
+ * endpoint may hold).  store_admin.h documents them.
+ */
+
+STORE_FN(int, init, (struct store *st, int64_t *from), (st, from))
+STORE_FN(int, site_add, (struct store *st, const char *key, const char *name, int free_tier,
+                         int64_t mau_cap, const char *const *hosts, size_t n),
+         (st, key, name, free_tier, mau_cap, hosts, n))
+STORE_FN(int, site_set, (struct store *st, const char *key, const struct site_change *ch),
+         (st, key, ch))
+STORE_FN(int, site_pause, (struct store *st, const char *key, int paused), (st, key, paused))
+STORE_FN(int, site_list, (struct store *st, store_row_fn fn, void *arg), (st, fn, arg))
+STORE_FN(int, site_show, (struct store *st, const char *key, cJSON **out), (st, key, out))
+STORE_FN(int, domain_add, (struct store *st, const char *key, const char *host), (st, key, host))
+STORE_FN(int, domain_remove, (struct store *st, const char *key, const char *host),
+         (st, key, host))
+STORE_FN(int, config_publish, (struct store *st, const char *key, const char *doc,
+                               const struct store_prepared *prep, int64_t *version),
+         (st, key, doc, prep, version))
+STORE_FN(int, config_prepare_live, (struct store *st, const struct store_preparer *p), (st, p))
+STORE_FN(int, sync_start, (struct store *st, const char *key, const char *sync_id),
+         (st, key, sync_id))
+STORE_FN(int, sync_show, (struct store *st, const char *sync_id, cJSON **out), (st, sync_id, out))
+STORE_FN(int, consent_export, (struct store *st, const char *key, const char *since,
+                               store_row_fn fn, void *arg),
+         (st, key, since, fn, arg))
+STORE_FN(int, scripts_list, (struct store *st, const char *key, store_row_fn fn, void *arg),
+         (st, key, fn, arg))
+STORE_FN(int, stats, (struct store *st, const char *key, cJSON **out), (st, key, out))
+STORE_FN(int, snapshot, (struct store *st, int begin), (st, begin))
+STORE_FN(int, consent_find, (struct store *st, const char *key, const char *anon_id_hash,
+                             store_row_fn fn, void *arg),
+         (st, key, anon_id_hash, fn, arg))
+STORE_FN(int, unsealed, (struct store *st, const char *key, store_row_fn fn, void *arg),
+         (st, key, fn, arg))
+STORE_FN(int, consent_count, (struct store *st, const char *key, int64_t *n), (st, key, n))
+STORE_FN(int, seals, (struct store *st, const char *key, store_row_fn fn, void *arg),
+         (st, key, fn, arg))
+STORE_FN(int, seal_leaves, (struct store *st, const char *key, int64_t seq, store_row_fn fn,
+                            void *arg),
+         (st, key, seq, fn, arg))
+STORE_FN(int, seal, (struct store *st, const char *key, size_t max, int slack, store_seal_fn fn,
+                     void *arg, int64_t *sealed),
+         (st, key, max, slack, fn, arg, sealed))
+STORE_FN(int, site_keys, (struct store *st, store_key_fn fn, void *arg), (st, fn, arg))
+STORE_FN(int, config_version, (struct store *st, const char *key, int64_t version,
+                               char **document, char sha256[65]),
+         (st, key, version, document, sha256))
+STORE_FN(int, config_versions, (struct store *st, const char *key, store_row_fn fn, void *arg),
+         (st, key, fn, arg))
+STORE_FN(int, consent_erase, (struct store *st, const char *key, const char *anon_id_hash,
+                              int64_t *count),
+         (st, key, anon_id_hash, count))
+STORE_FN(int, erasures, (struct store *st, const char *key, store_row_fn fn, void *arg),
+         (st, key, fn, arg))
+STORE_FN(int, purge_entries, (struct store *st, const char *key, const char *cutoff, size_t max,
+                              int dry_run, int64_t *done),
+         (st, key, cutoff, max, dry_run, done))
+STORE_FN(int, purge_visitors, (struct store *st, const char *month, size_t max, int dry_run,
+                               int64_t *done),
+         (st, month, max, dry_run, done))
+STORE_FN(int, digest_missing, (struct store *st, size_t max, store_digest_fn fn, void *arg,
+                               int64_t *done),
+         (st, max, fn, arg, done))
+STORE_FN(int, report, (struct store *st, const char *key, const char *from, const char *to,
+                       cJSON **out),
+         (st, key, from, to, out))
+STORE_FN(int, builtin_record, (struct store *st, const char *sha256, const char *pieces,
+                               size_t len),
+         (st, sha256, pieces, len))
+STORE_FN(int, builtin_get, (struct store *st, const char *sha256, char **pieces, size_t *len),
+         (st, sha256, pieces, len))
+STORE_FN(int, builtin_each, (struct store *st, store_builtin_fn fn, void *arg), (st, fn, arg))
+STORE_FN(int, builtin_missing, (struct store *st, const char *key, int64_t *n), (st, key, n))
+STORE_FN(int, copy_parts, (struct store *st, const char *const **parts, size_t *n),
+         (st, parts, n))
+STORE_FN(int, copy_count, (struct store *st, const char *part, int64_t *n), (st, part, n))
+STORE_FN(int, copy_read, (struct store *st, const char *part, store_cells_fn fn, void *arg),
+         (st, part, fn, arg))
+STORE_FN(int, copy_begin, (struct store *st), (st))
+STORE_FN(int, copy_write, (struct store *st, const char *part, store_feed_fn feed, void *arg,
+                           int64_t *written),
+         (st, part, feed, arg, written))
+STORE_FN(int, copy_end, (struct store *st, int commit), (st, commit))
