@@ -14,7 +14,7 @@
 # behind the shipped pgbouncer config (tests/pg.sh).
 set -eu
 PACKAGES="
-  make gcc libc6-dev clang libclang-rt-dev
+  make gcc libc6-dev clang libclang-rt-dev llvm
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
   libfcgi-dev libfcgi-bin libapache2-mod-fcgid spawn-fcgi multiwatch
   postgresql libpq-dev pgbouncer
