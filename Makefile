@@ -17,10 +17,11 @@
 #   make bench-sdk       consent.js size and speed beside two banner scripts
 #   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
+#   make fuzz-coverage   lines and branches of each parser the fuzz corpora reach
 #   make install         PREFIX, DESTDIR, CGIBIN, DBPATH, MANDIR as below
 #
 # B is the build directory: "." puts the binaries where CONTRACT 1 names them
-# (cgi-bin/, tools/); the sanitizer build uses build/asan.
+# (cgi-bin/, bin/); the sanitizer build uses build/asan.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -403,6 +404,11 @@ bench-apache:
 fuzz:
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
+# What the fuzzing corpora reach of each parser: lines and branches per
+# harness and target file, and the lines never reached (fuzz/coverage.sh).
+fuzz-coverage:
+	sh fuzz/coverage.sh
+
 install: $(CGIS) $(CTL) sdk
 	install -d $(DESTDIR)$(CGIBIN) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)
 	if [ -f $(SDK_OUT) ]; then install -d $(DESTDIR)$(SHAREDIR)/sdk && \
@@ -422,6 +428,6 @@ clean:
 print-layers:
 	@echo $(LAYERS)
 
-.PHONY: print-layers all sdk sdk-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz install clean FORCE
+.PHONY: print-layers all sdk sdk-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz fuzz-coverage install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

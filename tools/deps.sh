@@ -18,7 +18,7 @@
 # it refuses (tools/gen-passwords.sh builds the list from the package's).
 set -eu
 PACKAGES="
-  make gcc libc6-dev clang libclang-rt-dev
+  make gcc libc6-dev clang libclang-rt-dev llvm
   libsqlite3-dev libcjson-dev libssl-dev libmaxminddb-dev
   libargon2-dev python3-zxcvbn
   libfcgi-dev libfcgi-bin libapache2-mod-fcgid spawn-fcgi multiwatch
