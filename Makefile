@@ -179,20 +179,27 @@ FCGI_CLIENT := $(B)/tests/fcgi-client
 all: $(CGIS) $(CTL) $(UNITS) $(FCGI_CLIENT) sdk
 
 # The browser SDK: one minified IIFE from sdk/index.js, its stylesheet
-# bundled as text, SDK_VERSION the project's version.  Built once, in the
-# repository's build/sdk/ whatever B is (it is the same file for every build
-# of the C programs).  Without esbuild the C programs still build; the SDK
-# tests then skip, or fail under CI=true.
+# minified first and bundled as text (view.js imports it as
+# consent-style.css, the alias of build/sdk/style.min.css), SDK_VERSION the
+# project's version.  Built once, in the repository's build/sdk/ whatever B
+# is (it is the same file for every build of the C programs).  Without
+# esbuild the C programs still build; the SDK tests then skip, or fail
+# under CI=true.
 SDK_OUT := build/sdk/consent.js
-SDK_SRC := $(wildcard sdk/*.js sdk/*.css)
+SDK_CSS := build/sdk/style.min.css
+SDK_SRC := $(wildcard sdk/*.js)
 
 sdk: $(if $(shell command -v $(ESBUILD) 2>/dev/null),$(if $(wildcard sdk/index.js),$(SDK_OUT)),sdk-missing)
 
-$(SDK_OUT): $(SDK_SRC) VERSION
+$(SDK_CSS): sdk/style.css
+	@mkdir -p $(@D)
+	$(ESBUILD) sdk/style.css --minify --log-level=warning --outfile=$@
+
+$(SDK_OUT): $(SDK_SRC) $(SDK_CSS) VERSION
 	@mkdir -p $(@D)
 	$(ESBUILD) sdk/index.js --bundle --minify --format=iife --target=es2020 \
-	    --loader:.css=text --define:SDK_VERSION='"$(VERSION)"' \
-	    --log-level=warning --outfile=$@
+	    --alias:consent-style.css=./$(SDK_CSS) --loader:.css=text \
+	    --define:SDK_VERSION='"$(VERSION)"' --log-level=warning --outfile=$@
 
 sdk-missing:
 	@echo "make: esbuild is not installed: the SDK (build/sdk/consent.js) was not built (sh tools/deps.sh)"

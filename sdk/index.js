@@ -11,7 +11,7 @@ import { post, pageUrl } from './record.js';
 import * as view from './view.js';
 import { entryBody } from './entry.js';
 import * as hold from './hold.js';
-import { gcmMapping, gcmDefault, gcmUpdate } from './signals.js';
+import { gcmMapping, gcmDefault, gcmUpdate, heldRules } from './signals.js';
 import { sendInventory, syncId } from './inventory.js';
 
 /* global SDK_VERSION */
@@ -105,16 +105,17 @@ async function start() {
     st.allowed = S.currentCategories(st.cats, valid ? st.stored : null, st.gpc);
     remember();
     const cr = a.config.consentRules || {};
+    const rules = heldRules(a.scriptRules, cr);
     cookie.save('rules', {
       cats: st.cats.map((c) => ({ id: c.id, consentModel: c.consentModel })),
-      rules: Array.isArray(a.scriptRules) ? a.scriptRules : [],
-      gcm: cr.googleConsentMode ?? null,
+      rules, gcm: cr.googleConsentMode ?? null,
     });
-    hold.setRules(a.scriptRules);
     const updated = !!gcm;
     gcm = gcmMapping(cr.googleConsentMode);
     gcmDefault(gcm, isAllowed);
     if (valid && !updated) gcmUpdate(gcm, isAllowed);
+    // After the default (SDK.md 7): these rules may let Google's tags pass.
+    hold.setRules(rules);
     if (!valid && S.bannerKind(st.cats) !== 'none') view.whenBody(() => view.showBanner());
     else if (valid && cookie.load('month') !== S.utcMonth(Date.now())) {
       send('impression', { interaction: 'returning_visitor' });

@@ -1,6 +1,8 @@
 // signals.js: Google Consent Mode v2 (SDK.md 7).  GPC itself is decided in
 // state.js (gpcApplies) and sent by the browser as Sec-GPC.
 
+import { hostMatches } from './state.js';
+
 const DEFAULT_MAP = {
   analytics_storage: 'analytics',
   ad_storage: 'marketing',
@@ -32,6 +34,24 @@ export function gcmValues(map, allowed) {
   for (const [type, cat] of Object.entries(map)) v[type] = allowed(cat) ? 'granted' : 'denied';
   v.security_storage = 'granted';
   return v;
+}
+
+// The hosts of Google's tags: gtag.js and the Tag Manager container, and
+// where Google Analytics sends.
+const GOOGLE_TAG_HOSTS = ['googletagmanager.com', 'google-analytics.com', 'analytics.google.com'];
+
+// The rules to hold by (docs/sdk.md, "Google's tags"): the answer's
+// scriptRules, without those of Google's tag hosts and hosts under them
+// when consentRules.googleConsentModeAdvanced is true (the tags then load
+// with the denied default).  The answer's array itself without the setting.
+export function heldRules(rules, consentRules) {
+  if (!Array.isArray(rules)) return [];
+  if (consentRules.googleConsentModeAdvanced !== true) return rules;
+  const google = (r) => {
+    const p = r && typeof r.pattern === 'string' ? r.pattern.replace(/^\*\./, '') : '';
+    return GOOGLE_TAG_HOSTS.some((h) => hostMatches(p, h));
+  };
+  return rules.filter((r) => !google(r));
 }
 
 function gtag(...args) {

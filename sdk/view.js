@@ -7,7 +7,8 @@ import * as S from './state.js';
 import { el, trapFocus } from './dom.js';
 import { buildBanner } from './banner.js';
 import { buildPrefs } from './dialog.js';
-import css from './style.css';
+// style.css minified: the build resolves this name to build/sdk/style.min.css.
+import css from 'consent-style.css';
 
 const RTL = ['ar', 'fa', 'he', 'ur'];
 const POSITIONS = ['bottom-full', 'top-full', 'bottom-left', 'bottom-right', 'center-modal'];

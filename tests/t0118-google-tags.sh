@@ -1,10 +1,10 @@
 #!/bin/bash
 # t0118-google-tags.sh: Google's tags strict by default (issue 29 b): the
 # built-in rules hold googletagmanager.com until marketing is allowed, and
-# consentRules.googleConsentModeAdvanced, checked at publish, makes the
-# config endpoint leave the rules of Google's tag hosts out of scriptRules
-# (the tags then load at once with Consent Mode's denied defaults), on the
-# prepared answers and on the resolved ones alike.
+# consentRules.googleConsentModeAdvanced is checked at publish and served in
+# the answer's config, whose scriptRules stay the document's array
+# (CONTRACT 5.6) on the prepared answers and the resolved ones alike: the
+# SDK is what lets Google's tags load at once (tests/browser/google.test.mjs).
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
 
@@ -18,8 +18,7 @@ expect_json '.config.consentRules.googleConsentModeAdvanced' 'null' "advanced is
 # --- a published document, without and with the setting ----------------------------
 cats='"categories":[{"id":"necessary","name":"Necessary","consentModel":"exempt"},{"id":"analytics","name":"Analytics","consentModel":"opt_in"},{"id":"marketing","name":"Marketing","consentModel":"opt_in"}]'
 rules='"scriptRules":[{"pattern":"googletagmanager.com","category":"marketing"},{"pattern":"*.Google-Analytics.com","category":"analytics"},{"pattern":"analytics.google.com","category":"analytics"},{"pattern":"www.googletagmanager.com","category":"marketing"},{"pattern":"notgoogle-analytics.com","category":"analytics"},{"pattern":"google.com","category":"marketing"},{"pattern":"doubleclick.net","category":"marketing"},{"pattern":"googletagmanager.com.example","category":"analytics"}]'
-others='["notgoogle-analytics.com","google.com","doubleclick.net","googletagmanager.com.example"]'
-all=$(printf '{%s}' "$rules" | jq -c '[.scriptRules[].pattern]')
+doc_rules=$(printf '{%s}' "$rules" | jq -c .scriptRules)
 
 publish() { # KEY CONSENT_RULES_JSON
 	printf '{%s,%s,"consentRules":%s}' "$cats" "$rules" "$2" > "$T/doc.json"
@@ -29,26 +28,29 @@ publish() { # KEY CONSENT_RULES_JSON
 site s1
 publish s1 '{"googleConsentMode":true}'
 cgi GET config "site_key=s1"
-expect_json '[.scriptRules[].pattern]' "$all" "without the setting: the document's rules, all of them"
+expect_json '.scriptRules' "$doc_rules" "without the setting: the document's rules"
 
 site s2
 publish s2 '{"googleConsentMode":true,"googleConsentModeAdvanced":true}'
 cgi GET config "site_key=s2"
-expect_json '[.scriptRules[].pattern]' "$others" \
-    "advanced: the rules of Google's tag hosts (and hosts under them, any case, *.) are left out, no other"
-expect_json '.config.scriptRules | length' '8' "the document itself is served as published"
+expect_json '.scriptRules' "$doc_rules" \
+    "advanced: scriptRules is the document's array, the rules of Google's tag hosts with it (CONTRACT 5.6)"
 expect_json '.config.consentRules.googleConsentModeAdvanced' 'true' "the setting is in the config the SDK reads"
 cgi GET config "site_key=s2" "" HTTP_CF_IPCOUNTRY=DE
-expect_json '[.scriptRules[].pattern]' "$others" "the same for another visitor"
+expect_json '.scriptRules' "$doc_rules" "the same for another visitor"
 check test "$(db "SELECT count(*) FROM config_answers a JOIN sites s ON s.config_id = a.config_id WHERE s.site_key = 's2'")" -gt 0 \
     "the answers were prepared (the endpoint served them)"
-check test "$(db "SELECT script_rules FROM config_skeletons k JOIN sites s ON s.config_id = k.config_id WHERE s.site_key = 's2'" | jq -c '[.[].pattern]')" = "$others" \
-    "the prepared scriptRules leave them out too"
+check test "$(db "SELECT script_rules FROM config_skeletons k JOIN sites s ON s.config_id = k.config_id WHERE s.site_key = 's2'" | jq -c .)" = "$doc_rules" \
+    "the prepared scriptRules are the document's array"
+db "DELETE FROM config_answers; DELETE FROM config_skeletons;"
+cgi GET config "site_key=s2"
+expect_json '.scriptRules' "$doc_rules" "resolved per request: the document's array too"
 
 site s3
 publish s3 '{"googleConsentMode":true,"googleConsentModeAdvanced":false}'
 cgi GET config "site_key=s3"
-expect_json '[.scriptRules[].pattern]' "$all" "googleConsentModeAdvanced false: every rule"
+expect_json '[.scriptRules, .config.consentRules.googleConsentModeAdvanced]' "[$doc_rules,false]" \
+    "googleConsentModeAdvanced false: served as published"
 
 # --- refused at publish --------------------------------------------------------------
 needs="consentRules.googleConsentModeAdvanced needs consentRules.googleConsentMode true or mapping analytics_storage, ad_storage, ad_user_data and ad_personalization: Google's tags take a type without a default as granted"

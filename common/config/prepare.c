@@ -191,6 +191,7 @@ enum prepare_result
 prepare_document(const cJSON *doc, struct prepared *p)
 {
 	const cJSON *content = cJSON_GetObjectItemCaseSensitive(doc, "content");
+	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(doc, "scriptRules");
 	const cJSON *regions = cJSON_GetObjectItemCaseSensitive(doc, "regions"), *r, *q, *e;
 	const cJSON *fallback_item = cJSON_GetObjectItemCaseSensitive(content, "defaultLanguage");
 	const char *langs[LANGS_MAX + 1];
@@ -202,6 +203,8 @@ prepare_document(const cJSON *doc, struct prepared *p)
 	memset(p, 0, sizeof(*p));
 	if (!cJSON_IsArray(regions))
 		regions = NULL;
+	if (!cJSON_IsArray(rules))
+		rules = NULL;
 	/* The languages resolve_language() can answer: the first LANGS_MAX
 	 * translations, and the fallback when it is not one of them. */
 	e = cJSON_GetObjectItemCaseSensitive(content, "translations");
@@ -235,7 +238,8 @@ prepare_document(const cJSON *doc, struct prepared *p)
 		return PREPARE_PER_REQUEST;
 	if ((builtin = defaults_config()) == NULL ||
 	    (p->rows.skeleton = own_json(p, skeleton_of(doc))) == NULL ||
-	    (p->rows.script_rules = own_json(p, resolve_script_rules(doc))) == NULL ||
+	    (p->rows.script_rules = own(p, rules ? cJSON_PrintUnformatted(rules)
+	        : strdup("[]"))) == NULL ||
 	    (p->a = calloc(nr * nl, sizeof(*p->a))) == NULL)
 		goto out;
 	p->rows.a = p->a;

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "config/defaults.h"
 #include "input/lang.h"
@@ -389,59 +388,6 @@ fail:
 	return NULL;
 }
 
-/* The hosts of Google's tags: the loader (gtag.js and the Tag Manager
- * container) and where Google Analytics sends. */
-static const char *const google_tag_hosts[] = {
-	"googletagmanager.com", "google-analytics.com", "analytics.google.com",
-};
-
-/* Whether a rule pattern names one of Google's tag hosts or a host under
- * one, as the SDK reads patterns: case-insensitive, a leading "*." aside. */
-static int
-google_tag_pattern(const char *p)
-{
-	size_t n;
-
-	if (strncmp(p, "*.", 2) == 0)
-		p += 2;
-	n = strlen(p);
-	for (size_t i = 0; i < nitems(google_tag_hosts); i++) {
-		size_t m = strlen(google_tag_hosts[i]);
-		if (n >= m && strcasecmp(p + n - m, google_tag_hosts[i]) == 0 &&
-		    (n == m || p[n - m - 1] == '.'))
-			return 1;
-	}
-	return 0;
-}
-
-cJSON *
-resolve_script_rules(const cJSON *doc)
-{
-	const cJSON *rules = arr_of(doc, "scriptRules"), *r;
-	const cJSON *adv = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(doc, "consentRules"), "googleConsentModeAdvanced");
-	cJSON *out;
-
-	if (!cJSON_IsTrue(adv))
-		return rules ? cJSON_CreateArrayReference(rules->child) : cJSON_CreateArray();
-	if ((out = cJSON_CreateArray()) == NULL)
-		return NULL;
-	EACH(r, rules) {
-		const char *p = str_of(r, "pattern");
-		cJSON *ref;
-
-		if (p != NULL && google_tag_pattern(p))
-			continue;
-		if ((ref = cJSON_CreateObjectReference(r->child)) == NULL ||
-		    !cJSON_AddItemToArray(out, ref)) {
-			cJSON_Delete(ref);
-			cJSON_Delete(out);
-			return NULL;
-		}
-	}
-	return out;
-}
-
 cJSON *
 resolve_config(const cJSON *doc, const struct visitor *v, const struct site_facts *site)
 {
@@ -453,7 +399,7 @@ resolve_config_over(const cJSON *doc, const cJSON *builtin, const struct visitor
                     const struct site_facts *site)
 {
 	cJSON *owned = NULL, *out;
-	const cJSON *region;
+	const cJSON *region, *rules;
 	const char *lang;
 
 	region = resolve_region(doc, v);
@@ -468,8 +414,10 @@ resolve_config_over(const cJSON *doc, const cJSON *builtin, const struct visitor
 		cJSON_Delete(owned);
 		return NULL;
 	}
+	rules = arr_of(doc, "scriptRules");
 	out = assemble(cJSON_CreateObjectReference(doc->child),
-	    resolve_part(doc, builtin, region, lang), resolve_script_rules(doc), site);
+	    resolve_part(doc, builtin, region, lang),
+	    rules ? cJSON_CreateArrayReference(rules->child) : cJSON_CreateArray(), site);
 	cJSON_Delete(owned);
 	return out;
 }

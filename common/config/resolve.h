@@ -45,23 +45,14 @@ cJSON *resolve_config_over(const cJSON *doc, const cJSON *builtin, const struct 
                            const struct site_facts *site);
 
 /*
- * The answer's scriptRules (CONTRACT 5.6): the document's array, or []; with
- * consentRules.googleConsentModeAdvanced true, without the rules for
- * Google's tag hosts (googletagmanager.com, google-analytics.com,
- * analytics.google.com and hosts under them), which then load at once
- * with Consent Mode's denied defaults.  A new array of references into doc
- * (the caller deletes it before doc), or NULL when out of memory.
- */
-cJSON *resolve_script_rules(const cJSON *doc);
-
-/*
  * The version of what the resolver answers: bumped whenever a change to
  * resolve.c or lang.c changes an answer for some document and visitor, so
  * that answers prepared by an older build are ignored (prepare.c stamps
  * them with it and the built-in defaults' hash).
  */
-#define RESOLVE_VERSION 3   /* 2: resolvedDirection, regional variants (lang.c);
-                               3: scriptRules by googleConsentModeAdvanced */
+#define RESOLVE_VERSION 4   /* 2: resolvedDirection, regional variants (lang.c);
+                               3: scriptRules by googleConsentModeAdvanced;
+                               4: scriptRules the document's array again */
 
 /*
  * The members resolve_pick() and resolve_has_category() read, as paths:

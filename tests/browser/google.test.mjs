@@ -3,8 +3,9 @@
 // container (inserted by Google's GTM snippet) under their real host,
 // www.googletagmanager.com (launch({hosts}) maps it to tracker.mjs): the
 // built-in rule holds them until marketing is allowed; with
-// consentRules.googleConsentModeAdvanced they load at once, after Consent
-// Mode's denied defaults (SDK.md 7's order).
+// consentRules.googleConsentModeAdvanced the SDK lets them load at once,
+// after Consent Mode's denied defaults (SDK.md 7's order), though the
+// config answer carries the document's rules for them.
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from './harness.mjs';
@@ -118,11 +119,15 @@ test('strict by default: "Accept all" runs each once, after the Consent Mode def
 	await page.context().close();
 });
 
-test('googleConsentModeAdvanced: the tags load at once, before any decision, after the denied defaults', async () => {
+test('googleConsentModeAdvanced: the SDK passes the tags at once, before any decision, after the denied defaults, though the answer\'s rules name them', async () => {
 	srv.publish(config({ googleConsentModeAdvanced: true }));
 	const s = snippets();
 	const page = await h.newPage(browser, { ignoreHTTPSErrors: true });
 	await h.visit(page, srv.page({ head: s.html }));
+	const answer = await (await h.apiRequests(page, 'config')[0].response()).json();
+	assert.deepEqual(answer.scriptRules.filter((r) => r.pattern === 'googletagmanager.com'),
+		[{ pattern: 'googletagmanager.com', category: 'marketing' }], 'the answer carries the document\'s rules (CONTRACT 5.6)');
+	assert.equal(answer.config.consentRules.googleConsentModeAdvanced, true);
 	await h.banner(page).waitFor({ state: 'visible' });
 	await waitRan(page, s.tags);
 	assert.deepEqual(counts(await ran(page)), { [s.n.gtag]: 1, [s.n.gtm]: 1 }, 'both ran before any decision');
@@ -133,5 +138,24 @@ test('googleConsentModeAdvanced: the tags load at once, before any decision, aft
 	assert.equal(dl[d][2].analytics_storage, 'denied');
 	for (const t of s.tags) assert.ok(d < dl.findIndex(isTag(t)), `the denied default before ${t}`);
 	assert.equal(dl.findIndex(isCmd('update')), -1, 'no update before a decision');
+	await page.context().close();
+});
+
+test('googleConsentModeAdvanced: after "Reject all" a returning visit runs the tags at once, after the default and the denied update', async () => {
+	srv.publish(config({ googleConsentModeAdvanced: true }));
+	const s = snippets();
+	const page = await h.newPage(browser, { ignoreHTTPSErrors: true });
+	await h.visit(page, srv.page({ head: s.html }));
+	await h.button(page, 'Reject all').click();
+	await page.waitForFunction(() => Consent.get().decided);
+	await page.reload();
+	await h.ready(page);
+	await waitRan(page, s.tags);
+	assert.deepEqual(counts(await ran(page)), { [s.n.gtag]: 1, [s.n.gtm]: 1 }, 'both ran on the returning visit');
+	const dl = await dataLayer(page);
+	const u = dl.findIndex(isCmd('update'));
+	assert.ok(dl.findIndex(isCmd('default')) >= 0 && u > dl.findIndex(isCmd('default')), `default, then update: ${JSON.stringify(dl)}`);
+	assert.equal(dl[u][2].ad_storage, 'denied');
+	for (const t of s.tags) assert.ok(u < dl.findIndex(isTag(t)), `the stored decision's update before ${t}`);
 	await page.context().close();
 });

@@ -1,7 +1,8 @@
-// Unit tests of Consent Mode values and the sync fragment (SDK.md 7, 9).
+// Unit tests of Consent Mode values, the rules held by with
+// googleConsentModeAdvanced and the sync fragment (SDK.md 7, 9).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { gcmMapping, gcmValues } from '../../sdk/signals.js';
+import { gcmMapping, gcmValues, heldRules } from '../../sdk/signals.js';
 import { syncId } from '../../sdk/inventory.js';
 
 test('gcmMapping: true is the default mapping, an object replaces it, else off', () => {
@@ -21,6 +22,20 @@ test('gcmValues: granted exactly when the category is allowed, security_storage 
   assert.equal(v.functionality_storage, 'denied');
   assert.equal(v.security_storage, 'granted');
   assert.deepEqual(gcmValues({ ad_storage: 'analytics' }, allowed), { ad_storage: 'granted', security_storage: 'granted' });
+});
+
+test('heldRules: googleConsentModeAdvanced leaves out the rules of Google\'s tag hosts and hosts under them, no other', () => {
+  const rules = ['googletagmanager.com', '*.Google-Analytics.com', 'analytics.google.com', 'www.googletagmanager.com',
+    'notgoogle-analytics.com', 'google.com', 'doubleclick.net', 'googletagmanager.com.example', '*.']
+    .map((pattern) => ({ pattern, category: 'marketing' }));
+  const patterns = (rs) => rs.map((r) => r.pattern);
+  assert.deepEqual(patterns(heldRules(rules, { googleConsentModeAdvanced: true })),
+    ['notgoogle-analytics.com', 'google.com', 'doubleclick.net', 'googletagmanager.com.example', '*.']);
+  assert.equal(heldRules(rules, {}), rules, 'without the setting: the answer\'s rules');
+  assert.equal(heldRules(rules, { googleConsentModeAdvanced: 'true' }), rules, 'only true turns it on');
+  assert.deepEqual(heldRules([null, { category: 'analytics' }], { googleConsentModeAdvanced: true }),
+    [null, { category: 'analytics' }], 'a rule without a pattern is not Google\'s');
+  assert.deepEqual(heldRules(undefined, { googleConsentModeAdvanced: true }), []);
 });
 
 test('syncId: only a UUID in #consent-sync=', () => {
