@@ -5,8 +5,8 @@
 //   when the parser inserts it, before the parser prepares it (the HTML
 //   standard's microtask checkpoint at </script>), and turns its type into
 //   one no browser runs.  Nothing is fetched by the parser then; Chromium's
-//   preload scanner may have fetched it already (README, "What is stopped
-//   before the request").
+//   preload scanner may have fetched it already (docs/sdk.md, "What is held,
+//   and what is stopped before its request").
 // - Scripts added by code: the `src` setter, setAttribute('src') and every
 //   insertion method (appendChild, insertBefore, replaceChild, append,
 //   prepend, before, after, replaceWith, insertAdjacentElement) check the

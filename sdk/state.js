@@ -111,7 +111,7 @@ export function withdraws(before, after) {
   return Object.keys(before).some((id) => before[id] && after[id] === false);
 }
 
-// The stored form of a decision (the cookie's JSON, README "Stored decision").
+// The stored form of a decision (the cookie's JSON, docs/sdk.md "The stored decision").
 export function record(id, now, days, version, allowed) {
   return { v: 1, id, ts: now, days, ver: version, cats: allowed };
 }

@@ -487,7 +487,7 @@ check_consent_mode(const cJSON *gcm, const cJSON *cats, char *err, size_t errsz)
 }
 
 /*
- * consentRules.googleConsentModeAdvanced (README, "Google's tags"): absent
+ * consentRules.googleConsentModeAdvanced (docs/sdk.md, "Google's tags"): absent
  * or a boolean; true lets Google's tags load before consent with the
  * denied defaults, so it needs those defaults: googleConsentMode true, or
  * a mapping of the four types Google's tags would otherwise take as

@@ -11,7 +11,7 @@
  * A fraction as the shortest decimal that reads back as the same double
  * (cJSON prints 15 digits and calls that equal when it is merely close): an
  * export then carries exactly what is stored, and what the entry's digest
- * covers (README "The proof of the consent log").  NULL when out of memory.
+ * covers (consent-log(5)).  NULL when out of memory.
  */
 static cJSON *
 exact_number(double d)

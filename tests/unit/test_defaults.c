@@ -214,7 +214,7 @@ test_script_rules(const cJSON *doc)
  * The built-in rules come from the tracker database (issue 29 c): the
  * database gives each pattern its category (the entry or a parent's), but
  * googletagmanager.com, a tag manager (functional there), which the rules
- * hold until marketing (README, "Google's tags").
+ * hold until marketing (docs/sdk.md, "Google's tags").
  */
 static void
 test_rules_from_trackers(const cJSON *doc)

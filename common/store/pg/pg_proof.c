@@ -412,7 +412,7 @@ pg_store_purge_entries(struct store *st, const char *key, const char *cutoff,
 }
 
 /* The hashes behind the counts go; the counts (mau_counts) stay, as in
- * SQLite (README "Retention, purge and erasure"). */
+ * SQLite (docs/proof.md, "Retention, purge and erasure"). */
 int
 pg_store_purge_visitors(struct store *st, const char *month, size_t max,
                         int dry_run, int64_t *done)

@@ -4,7 +4,7 @@
 
 /*
  * The PostgreSQL store talks to the server through pgbouncer in transaction
- * pooling mode (README "Many web hosts, one PostgreSQL"), so nothing may
+ * pooling mode (docs/postgres.md), so nothing may
  * outlive a transaction on the server side: every statement is sent with
  * PQsendQueryParams (an unnamed prepared statement, parameters as text),
  * never SET (only SET LOCAL, inside a transaction), no session advisory

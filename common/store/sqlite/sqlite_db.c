@@ -129,8 +129,8 @@ sqlite_db_may_write(const char *path)
 }
 
 /*
- * How a writer's commit reaches the disk, from CONSENT_SYNC (README
- * "Settings").  Unset, empty or "full": every commit's WAL frames are
+ * How a writer's commit reaches the disk, from CONSENT_SYNC (consent(8),
+ * ENVIRONMENT).  Unset, empty or "full": every commit's WAL frames are
  * synced (fdatasync) before the commit returns, so a 201 means the entry
  * is on disk; but the sync comes after SQLite has released the write lock
  * (synchronous=NORMAL, then sync_wal from the WAL hook), so that other

@@ -20,8 +20,8 @@
  * lookup), the unary plus keeping SQLite off the index.  Entries are
  * stored in time order, so when the site's rows are at least half of that
  * span (a site with most of the log) the walk reads mostly its own rows,
- * in order, three to five times faster than the lookups (README
- * "consentctl report" has the measurement).
+ * in order, three to five times faster than the lookups (docs/performance.md
+ * has the measurement).
  */
 #define BY_INDEX " FROM consent_log WHERE site_id = ?1 AND created_at >= ?2 AND created_at < ?3"
 #define BY_ROWID " FROM consent_log WHERE id BETWEEN ?11 AND ?12" \
