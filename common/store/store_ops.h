@@ -248,6 +248,19 @@ struct store_sealer {
 };
 int store_seal_run(struct store *st, const struct store_sealer *b, const char *key, size_t max,
                    int slack, store_seal_fn fn, void *arg, int64_t *sealed);
+
+/*
+ * One published config prepared again (store_config_prepare_live, both
+ * backends): p->prepare() over its document, then put() stores what was
+ * made (NULL when p answered that the document is resolved per request:
+ * what was stored for it is cleared), and p->release() lets it go.
+ * Inside the backend's transaction.  STORE_OK, or STORE_ERROR when the
+ * preparer or put failed (reported).  store_prepare.c.
+ */
+typedef int (*store_put_prepared_fn)(struct store *st, int64_t config_id,
+                                     const struct store_prepared *prep);
+int store_prepare_config(struct store *st, const struct store_preparer *p, int64_t config_id,
+                         const char *document, store_put_prepared_fn put);
 /* Fill a leaf: 0, or -1 (reported) when the entry has no digest or its
  * time does not fit. */
 int store_leaf_set(struct store_leaf *l, int64_t id, const char *created_at, const char *digest);

@@ -112,20 +112,10 @@ pg_store_config_prepare_live(struct store *st, const struct store_preparer *p)
 	if (pg_run(st, sql, 0, NULL, &r, "config prepare") != STORE_OK)
 		goto out;
 	n = PQntuples(r);
-	for (int i = 0; i < n; i++) {
-		struct store_prepared prep;
-		int made, stored;
-
-		memset(&prep, 0, sizeof(prep));
-		if ((made = p->prepare(p->arg, PQgetvalue(r, i, 1), &prep)) < 0)
+	for (int i = 0; i < n; i++)
+		if (store_prepare_config(st, p, strtoll(PQgetvalue(r, i, 0), NULL, 10),
+		    PQgetvalue(r, i, 1), put_prepared) != STORE_OK)
 			goto out;
-		stored = put_prepared(st, strtoll(PQgetvalue(r, i, 0), NULL, 10),
-		    made == 0 ? &prep : NULL);
-		if (made == 0)
-			p->release(p->arg, &prep);
-		if (stored != STORE_OK)
-			goto out;
-	}
 	rc = STORE_OK;
 out:
 	PQclear(r);

@@ -100,19 +100,9 @@ sqlite_store_config_prepare_live(struct store *st, const struct store_preparer *
 		sqlite_db_log(st->db, "config prepare");
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct store_prepared prep;
-		int made, stored;
-
-		memset(&prep, 0, sizeof(prep));
-		if ((made = p->prepare(p->arg, v[i].doc, &prep)) < 0)
+	for (size_t i = 0; i < n; i++)
+		if (store_prepare_config(st, p, v[i].id, v[i].doc, put_prepared) != STORE_OK)
 			goto out;
-		stored = put_prepared(st, v[i].id, made == 0 ? &prep : NULL);
-		if (made == 0)
-			p->release(p->arg, &prep);
-		if (stored != STORE_OK)
-			goto out;
-	}
 	rc = STORE_OK;
 out:
 	sqlite3_finalize(q);
