@@ -111,7 +111,8 @@ LIBS = -Wl,--as-needed -lsqlite3 -lcjson -lcrypto -lmaxminddb -lfcgi -lm
 endif
 # The endpoints of STORE=postgres link fully static too when static-libs.sh
 # has made its lean libpq (libpq.a and the libpgcommon_shlib.a and
-# libpgport_shlib.a it needs, from the source of the installed libpq-dev)
+# libpgport_shlib.a it needs, from the source of the installed libpq-dev,
+# else the newest of its major version on the mirror)
 # and its cJSON, both current: libpq and glibc shared cost every request
 # some 5 ms at start (docs/performance.md); they then look users up in
 # /etc/passwd only (store_pg.c: nss_static).  Without those archives, or
