@@ -318,14 +318,18 @@ $(FCGI_CLIENT): tests/fcgi-client.c $(FLAGS_STAMP)
 
 -include $(wildcard $(DEPDIR)/*.d)
 
-# The suite: unit programs and black-box tests, counted by tests/run.sh.
+# The suite: unit programs and black-box tests, counted by tests/run.sh,
+# TEST_JOBS files at once (default one per core; those that measure time,
+# memory or load run alone: "# serial:" in tests/run.sh).
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+RUN_TESTS = sh tests/run.sh -j $(TEST_JOBS)
 test: all
-	BUILD=$(abspath $(B)) sh tests/run.sh
+	BUILD=$(abspath $(B)) $(RUN_TESTS)
 
 # The same suite with every black-box request sent through FastCGI to
 # long-lived processes (tests/setup.sh, tests/fcgi-client.c).
 test-fcgi: all
-	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi sh tests/run.sh
+	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi $(RUN_TESTS)
 
 # The same suite on the PostgreSQL store: the endpoints built with
 # STORE=postgres (build/pg), a private cluster and pgbouncer started by
@@ -334,7 +338,7 @@ test-pg:
 	$(MAKE) B=build/pg STORE=postgres all
 	$(MAKE) B=build/valgrind-pg STATIC=0 STORE=postgres $(CGIS:$(B)/%=build/valgrind-pg/%)
 	BUILD=$(abspath build/pg) VALGRIND_BUILD=$(abspath build/valgrind-pg) \
-	CONSENT_TEST_STORE=postgres sh tests/run.sh
+	CONSENT_TEST_STORE=postgres $(RUN_TESTS)
 
 # check: the suite, a short fuzzing run of every harness (FUZZ_SECONDS each,
 # two at a time: t0950), the suite through FastCGI, then the suite again
@@ -351,25 +355,25 @@ VG_CGIS = $(CGIS:$(B)/%=build/valgrind/%)
 check: all
 	$(MAKE) B=build/valgrind STATIC=0 $(VG_CGIS)
 	BUILD=$(abspath $(B)) VALGRIND_BUILD=$(abspath build/valgrind) \
-	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/run.sh
-	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi sh tests/run.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(RUN_TESTS)
+	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi $(RUN_TESTS)
 	$(MAKE) B=build/pg STORE=postgres all
 	$(MAKE) B=build/valgrind-pg STATIC=0 STORE=postgres $(CGIS:$(B)/%=build/valgrind-pg/%)
 	BUILD=$(abspath build/pg) VALGRIND_BUILD=$(abspath build/valgrind-pg) \
-	CONSENT_TEST_STORE=postgres sh tests/run.sh
+	CONSENT_TEST_STORE=postgres $(RUN_TESTS)
 	$(MAKE) B=build/asan SAN=1 all
-	BUILD=$(abspath build/asan) SANITIZED=1 $(SAN_ENV) sh tests/run.sh
+	BUILD=$(abspath build/asan) SANITIZED=1 $(SAN_ENV) $(RUN_TESTS)
 
 check-fcgi-asan:
 	$(MAKE) B=build/asan SAN=1 all
-	BUILD=$(abspath build/asan) SANITIZED=1 CONSENT_TEST_MODE=fcgi $(SAN_ENV) sh tests/run.sh
+	BUILD=$(abspath build/asan) SANITIZED=1 CONSENT_TEST_MODE=fcgi $(SAN_ENV) $(RUN_TESTS)
 
 # valgrind: a build linked shared (build/valgrind, STATIC=0): memcheck finds
 # heap errors and leaks by replacing malloc, which it cannot do in a fully
 # static program.
 valgrind:
 	$(MAKE) B=build/valgrind STATIC=0 all
-	BUILD=$(abspath build/valgrind) VALGRIND=1 sh tests/run.sh
+	BUILD=$(abspath build/valgrind) VALGRIND=1 $(RUN_TESTS)
 
 serve: all
 	sh tools/serve.sh $(PORT)
