@@ -30,13 +30,13 @@
 # For cJSON and SQLite the mirror must still hold the source of the
 # installed version: after a security update reaches the mirror but not yet
 # this system, apt-get source fails, and `apt-get upgrade` then this script
-# again mends it.  For libpq the mirror may lack the installed version's
-# source the other way too (its security suite dropping the files of a
-# version its index still names): then the newest source of the same major
-# version the mirror offers is built instead, and said so in one line.  The
-# client protocol and libpq's interface do not change within a major
-# version, and the header check below still holds the build to the
-# installed headers the endpoints are compiled against.
+# again mends it.  For libpq, when the mirror lacks the installed
+# version's source for whatever cause (15.20's was missing though the index
+# named it), the newest source of the same major version the mirror offers
+# is built instead, and said so in one line: the client protocol and
+# libpq's interface do not change within a major version, and the header
+# check below still holds the build to the installed headers the endpoints
+# are compiled against.
 #
 # DIR/NAME.stamp records the -dev version (and the options) an archive was
 # built from, and for libpq the source version too; an archive is rebuilt
