@@ -262,7 +262,7 @@ listens() {
 	    /proc/net/tcp /proc/net/tcp6 2>/dev/null)
 	[ -n "$_inode" ] || return 1
 	for _i in $_inode; do
-		ls -l "/proc/$1/fd" 2>/dev/null | grep -q "socket:\[$_i\]" && return 0
+		find "/proc/$1/fd" -lname "socket:\[$_i\]" 2>/dev/null | grep -q . && return 0
 	done
 	return 1
 }
