@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh: run every unit program and black-box test, count their lines.
+# run.sh [-j N]: run every unit program and black-box test, count their lines.
 #
 # Each test prints one line per check: "ok - ...", "not ok - ..." or
 # "skip - ..." (TAP's "ok N - name # SKIP" counts as skipped).  A program that exits non-zero without a "not ok" line counts
@@ -7,6 +7,15 @@
 # "N passed, N failed, N skipped".  Exit status 1 if anything failed or
 # nothing passed.
 #
+# -j N       run up to N files at once (default TEST_JOBS, else 1; make's
+#            test targets pass the number of cores).  Each file has its
+#            own folder and database (tests/setup.sh) and its output goes
+#            to a log of its own; the results are printed in file order,
+#            each file's as soon as it and those before it are done.  A
+#            test file with a line "# serial: WHY" in its leading comment
+#            (it measures time, memory or load, or keeps every core busy
+#            itself) runs alone: the files before it finish first, and
+#            none starts until it is done.
 # BUILD      where the binaries are (default: the repository)
 # VALGRIND=1 run every binary under valgrind (tests/setup.sh does the wrapping)
 # CONSENT_TEST_MODE=fcgi  the black-box tests reach the endpoints through
@@ -22,8 +31,20 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top}
 export BUILD
+jobs=${TEST_JOBS:-1}
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) jobs=${2:-}; shift; [ $# -gt 0 ] && shift ;;
+	-j*) jobs=${1#-j}; shift ;;
+	*) echo "usage: run.sh [-j N]" >&2; exit 2 ;;
+	esac
+done
+case $jobs in
+'' | *[!0-9]* | 0) echo "run.sh: -j wants a number of files at once, 1 or more (got '$jobs')" >&2; exit 2 ;;
+esac
 pass=0 fail=0 skip=0
-log=$(mktemp "${TMPDIR:-/tmp}/consent-run.XXXXXX")
+logs=$(mktemp -d "${TMPDIR:-/tmp}/consent-run.XXXXXX") || exit 1
+n=0
 store=${CONSENT_TEST_STORE:-sqlite}
 pg_dir=
 
@@ -34,9 +55,15 @@ mode=${SANITIZED:+sanitized}
 [ "${CONSENT_TEST_MODE:-cgi}" = fcgi ] && mode="${mode:+$mode }fcgi"
 
 # The cluster's servers are in sessions of their own, so an interrupt
-# reaches only the tests: this stops them.
+# reaches only the tests: this stops them, after the files still running.
 cleanup() {
-	rm -f "$log"
+	k=0
+	while [ "$k" -lt "$n" ]; do
+		[ -f "$logs/$k.rc" ] || eval "kill \${pid_$k:-} 2>/dev/null"
+		k=$((k + 1))
+	done
+	wait
+	rm -rf "$logs"
 	[ -n "$pg_dir" ] || return 0
 	if sh "$top/tests/pg.sh" stop "$pg_dir"; then
 		rm -rf "$pg_dir"
@@ -79,8 +106,10 @@ selected() {
 	return 1
 }
 
-count() { # name, exit status; reads $log
-	name=$1 rc=$2
+# count NAME STATUS LOG: print a file's failures, skips and line, and add
+# its counts to the totals.
+count() {
+	name=$1 rc=$2 log=$3
 	p=$(grep '^ok ' "$log" | grep -vc '# SKIP')
 	f=$(grep -c '^not ok ' "$log")
 	s=$(grep -cE '^skip |^ok .*# SKIP' "$log")
@@ -94,26 +123,85 @@ count() { # name, exit status; reads $log
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
+# add KIND PATH NAME: the next file to run (KIND unit or test).
+add() {
+	selected "$3" || return 0
+	serial=0
+	[ "$1" = test ] && awk 'NR > 1 && !/^#/ { exit } /^# serial: / { f = 1; exit }
+	    END { exit !f }' "$2" && serial=1
+	eval "kind_$n=\$1 path_$n=\$2 name_$n=\$3 serial_$n=$serial"
+	n=$((n + 1))
+}
+
 for u in "$BUILD"/tests/unit/test_*; do
 	[ -x "$u" ] || continue
 	case "$u" in *.c) continue ;; esac
-	name=$(basename "$u")
-	selected "$name" || continue
-	if [ "${VALGRIND:-0}" = 1 ]; then
-		valgrind -q --error-exitcode=99 --leak-check=full \
-		    --errors-for-leak-kinds=definite,indirect "$u" >"$log" 2>&1
-	else
-		"$u" >"$log" 2>&1
-	fi
-	count "$name" $?
+	add unit "$u" "$(basename "$u")"
 done
-
 for t in "$top"/tests/t[0-9]*.sh; do
 	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
-	selected "$name" || continue
-	bash "$t" >"$log" 2>&1
-	count "$name" $?
+	add test "$t" "$(basename "$t" .sh)"
+done
+
+# run_one KIND PATH: one file in place of the shell (started with & in a
+# subshell of its own), its output on stdout and stderr.
+run_one() {
+	if [ "$1" = test ]; then
+		exec bash "$2"
+	elif [ "${VALGRIND:-0}" = 1 ]; then
+		exec valgrind -q --error-exitcode=99 --leak-check=full \
+		    --errors-for-leak-kinds=definite,indirect "$2"
+	else
+		exec "$2"
+	fi
+}
+
+# start K: file K in the background, its output in $logs/K.log and then
+# its exit status in $logs/K.rc; a signal to it goes on to the file.
+start() {
+	_kind='' _path=''
+	eval "_kind=\$kind_$1 _path=\$path_$1"
+	(
+		run_one "$_kind" "$_path" > "$logs/$1.log" 2>&1 < /dev/null &
+		c=$!
+		trap 'kill $c 2>/dev/null; wait $c; exit 143' INT TERM HUP
+		wait $c
+		echo $? > "$logs/$1.rc.new"
+		mv "$logs/$1.rc.new" "$logs/$1.rc"
+	) &
+	eval "pid_$1=\$!"
+}
+
+# Files start in order, up to $jobs at once, a serial one alone; each
+# file's result is printed once it and every file before it are done.
+next=0 shown=0
+while [ "$shown" -lt "$n" ]; do
+	running=0 alone=0
+	k=$shown
+	while [ "$k" -lt "$next" ]; do
+		if [ ! -f "$logs/$k.rc" ]; then
+			running=$((running + 1))
+			eval "[ \$serial_$k = 0 ]" || alone=1
+		fi
+		k=$((k + 1))
+	done
+	while [ "$next" -lt "$n" ] && [ "$alone" = 0 ] && [ "$running" -lt "$jobs" ]; do
+		if eval "[ \$serial_$next = 1 ]"; then
+			[ "$running" = 0 ] || break
+			alone=1
+		fi
+		start "$next"
+		running=$((running + 1)) next=$((next + 1))
+	done
+	done_one=0
+	while [ "$shown" -lt "$next" ] && [ -f "$logs/$shown.rc" ]; do
+		_name=''
+		eval "_name=\$name_$shown"
+		count "$_name" "$(cat "$logs/$shown.rc")" "$logs/$shown.log"
+		rm -f "$logs/$shown.log"
+		shown=$((shown + 1)) done_one=1
+	done
+	[ "$done_one" = 1 ] || sleep 0.1
 done
 
 echo "${mode:+$mode: }$pass passed, $fail failed, $skip skipped"

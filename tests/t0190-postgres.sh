@@ -8,6 +8,7 @@
 # next request after they are back is served; the endpoints' sandbox lets
 # them reach a Unix socket and nothing else; no raw anon_id is stored (a
 # pg_dump of the database holds none).
+# serial: 16 writers at once, and requests timed against their bounds
 . "$(dirname "$0")/setup.sh"
 
 if ! store_is_postgres; then

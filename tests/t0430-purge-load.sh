@@ -8,6 +8,7 @@
 # machine of docs/performance.md.  The version-3 database is a SQLite file
 # on both stores; on PostgreSQL its upgraded rows are then copied into the
 # test database, where the purge and the requests run.
+# serial: times requests while a purge runs
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
 

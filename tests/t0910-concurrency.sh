@@ -6,6 +6,7 @@
 # the monthly visitor count must equal the distinct visitors although pairs of
 # requests of one visitor race each other, and the file must pass
 # integrity_check (SQLite).  CONC_POSTS and CONC_WORKERS change the size.
+# serial: 16 writers at once: the load is the test
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
 

@@ -26,6 +26,7 @@
 # connection's start, each statement, the goodbye) and at the reply; the
 # checks of what the kills left are the same, in PostgreSQL's SQL, but for
 # integrity_check and foreign_key_check (the server checks its keys itself).
+# serial: kills writers at delays measured from its own requests
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
 

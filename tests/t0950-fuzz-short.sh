@@ -8,6 +8,7 @@
 # sanitized pass and `make valgrind` leave it unset, and this test skips.
 # A finding is kept in fuzz/out/crashes/HARNESS/: save it under
 # tests/fuzz-regressions/HARNESS/ with the fix (fuzz/README.md).
+# serial: two fuzzers at a time keep both cores busy for minutes
 . "$(dirname "$0")/setup.sh"
 
 secs=${FUZZ_SECONDS:-0}

@@ -13,6 +13,7 @@
 # On PostgreSQL the twin is another database of the cluster, restored from
 # a pg_dump of the first, and part 2 has one of its own (both dropped at the
 # end).
+# serial: measures memory (VmRSS) and throughput
 . "$(dirname "$0")/setup.sh"
 . "$(dirname "$0")/ctl-helpers.sh"
 

@@ -27,12 +27,22 @@
 # index.  Each build is then verified against the installed package: its
 # header must be byte for byte the one the -dev package installed.
 #
-# The mirror must still hold the source of the installed version: after a
-# security update reaches the mirror but not yet this system, apt-get
-# source fails, and `apt-get upgrade` then this script again mends it.
+# For cJSON and SQLite the mirror must still hold the source of the
+# installed version: after a security update reaches the mirror but not yet
+# this system, apt-get source fails, and `apt-get upgrade` then this script
+# again mends it.  For libpq, when the mirror lacks the installed
+# version's source for whatever cause (15.20's was missing though the index
+# named it), the newest source of the same major version the mirror offers
+# is built instead, and said so in one line: the client protocol and
+# libpq's interface do not change within a major version, and the header
+# check below still holds the build to the installed headers the endpoints
+# are compiled against.
 #
-# DIR/NAME.stamp records the -dev version (and for SQLite the options) an
-# archive was built from; an archive is rebuilt when they change.  With
+# DIR/NAME.stamp records the -dev version (and the options) an archive was
+# built from, and for libpq the source version too; an archive is rebuilt
+# when the -dev version or the options change, and a libpq archive of
+# another source version is current only while its major version is the
+# installed libpq-dev's.  With
 # --check nothing is built: exit 0 when the archives of each LIB (default
 # cjson sqlite3; pq for libpq) are current, 1 otherwise (the Makefile's
 # test).  Without it, LIB defaults to cjson sqlite3, and pq when libpq-dev
@@ -140,14 +150,22 @@ stamp() {
 	*) printf '%s %s\n' "$v" "$CFLAGS_LIB" ;;
 	esac
 }
-# current NAME: the archives exist and were built from what is installed.
+# major VERSION: PostgreSQL's major version of a Debian version
+# ("15" of "15.20-0+deb12u1"; no epoch in these packages).
+major() { echo "${1%%.*}"; }
+# current NAME: the archives exist and were built from what is installed:
+# the stamp's first line is stamp NAME, and its second, "source PKG
+# VERSION", names a source of the installed major version (another version
+# than the installed one only for libpq: fetch).
 current() {
 	s=$(stamp "$1")
 	[ -n "$s" ] || return 1
 	for a in $(archives "$1"); do
 		[ -f "$dir/$a" ] || return 1
 	done
-	[ "$(cat "$dir/$1.stamp" 2>/dev/null)" = "$s" ]
+	[ "$(head -n 1 "$dir/$1.stamp" 2>/dev/null)" = "$s" ] || return 1
+	from=$(sed -n '2s/^source [^ ]* //p' "$dir/$1.stamp")
+	[ -z "$from" ] || [ "$(major "$from")" = "$(major "${s%% *}")" ]
 }
 
 if [ "$check" = 1 ]; then
@@ -196,17 +214,59 @@ apt_setup() {
 	apt-get -qq $apt_opts update >&2 || say "apt-get update reported errors; trying anyway"
 }
 
-# fetch NAME: unpack the source package of libNAME-dev, at its installed
-# version, into $dir/src/NAME, Debian's patches applied (by hand:
-# dpkg-source may be absent); sets $src to the unpacked tree.
-fetch() {
-	srcpkg=$(dpkg-query -W -f '${source:Package}' "lib$1-dev")
-	srcver=$(dpkg-query -W -f '${source:Version}' "lib$1-dev")
-	apt_setup
+# download NAME PKG VERSION: the source package's files into $dir/src/NAME
+# (emptied first); fails as apt-get source does.
+download() {
 	rm -rf "$dir/src/$1"
 	mkdir -p "$dir/src/$1"
 	# shellcheck disable=SC2086
-	(cd "$dir/src/$1" && apt-get -qq $apt_opts source --download-only "$srcpkg=$srcver") >&2
+	(cd "$dir/src/$1" && apt-get -qq $apt_opts source --download-only "$2=$3") >&2
+}
+
+# same_major PKG VERSION: the versions of source package PKG that the
+# mirror's index names with VERSION's major, newest first (dpkg's order).
+same_major() {
+	# shellcheck disable=SC2086
+	vs=$(apt-cache $apt_opts showsrc "$1" 2>/dev/null | sed -n 's/^Version: //p' | sort -u)
+	while [ -n "$vs" ]; do
+		top_v=
+		for v in $vs; do
+			if [ -z "$top_v" ] || dpkg --compare-versions "$v" gt "$top_v"; then
+				top_v=$v
+			fi
+		done
+		[ "$(major "$top_v")" = "$(major "$2")" ] && echo "$top_v"
+		vs=$(echo "$vs" | grep -vxF -- "$top_v") || vs=
+	done
+}
+
+# fetch NAME [any]: unpack the source package of libNAME-dev, at its
+# installed version, into $dir/src/NAME, Debian's patches applied (by hand:
+# dpkg-source may be absent); sets $src to the unpacked tree.  With "any",
+# when the mirror lacks that version's source, the newest of the same
+# major version it has instead; the version taken goes to
+# $dir/src/NAME.source as "source PKG VERSION".
+fetch() {
+	srcpkg=$(dpkg-query -W -f '${source:Package}' "lib$1-dev")
+	srcver=$(dpkg-query -W -f '${source:Version}' "lib$1-dev")
+	if ! download "$1" "$srcpkg" "$srcver"; then
+		[ "${2:-}" = any ] || return 1
+		want=$srcver
+		srcver=
+		for v in $(same_major "$srcpkg" "$want"); do
+			[ "$v" != "$want" ] || continue
+			say "no source of $srcpkg $want on the mirror: trying $v"
+			if download "$1" "$srcpkg" "$v"; then
+				srcver=$v
+				break
+			fi
+		done
+		[ -n "$srcver" ] || {
+			say "the mirror has no source of $srcpkg of major version $(major "$want")"
+			return 1
+		}
+	fi
+	echo "source $srcpkg $srcver" > "$dir/src/$1.source"
 	grep -qx "Version: $srcver" "$dir/src/$1/${srcpkg}_"*.dsc || {
 		say "the fetched $srcpkg is not version $srcver"
 		return 1
@@ -272,7 +332,7 @@ build_sqlite3() {
 # (src/interfaces/libpq/Makefile: SHLIB_LINK_INTERNAL).  Debian's patches
 # are applied (one sets the default socket directory /var/run/postgresql).
 build_pq() {
-	fetch pq
+	fetch pq any
 	for h in src/interfaces/libpq/libpq-fe.h src/interfaces/libpq/libpq-events.h \
 	    src/include/postgres_ext.h; do
 		same_header "$src/$h" "/usr/include/postgresql/${h##*/}"
@@ -320,8 +380,14 @@ for lib in $need; do
 	r=$?
 	set -e
 	if [ "$r" = 0 ]; then
-		echo "$s" > "$dir/$lib.stamp"
-		say "made $dir/$(archives "$lib" | sed 's| | and |g') from the source of lib$lib-dev $(echo "$s" | cut -d' ' -f1)"
+		from=$(cat "$dir/src/$lib.source")
+		printf '%s\n%s\n' "$s" "$from" > "$dir/$lib.stamp"
+		made="made $dir/$(archives "$lib" | sed 's| | and |g')"
+		if [ "${from##* }" = "$(dpkg-query -W -f '${source:Version}' "lib$lib-dev")" ]; then
+			say "$made from the source of lib$lib-dev ${s%% *}"
+		else
+			say "$made from the source of ${from#source }, not that of the installed lib$lib-dev ${s%% *} (missing from the mirror; same major version)"
+		fi
 	else
 		say "could not make lib$lib.a"
 		rc=1

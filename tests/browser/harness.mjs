@@ -25,7 +25,7 @@
 // tracker.mjs; nothing leaves the machine.
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, cpSync, existsSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, cpSync, existsSync, symlinkSync, readdirSync, readlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
@@ -51,6 +51,28 @@ function freePort() {
 			s.close(() => resolve(port));
 		});
 	});
+}
+
+// listens(pid, port): the process holds a socket listening on TCP port
+// PORT (/proc/net/tcp's state 0A, its inode among the process's
+// descriptors): the server that answers is the one this test started, not
+// one of a test running beside it that took the same free port.
+function listens(pid, port) {
+	const want = ':' + port.toString(16).toUpperCase().padStart(4, '0');
+	const inodes = new Set();
+	for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+		let text = '';
+		try { text = readFileSync(f, 'utf8'); } catch { continue; }
+		for (const line of text.split('\n').slice(1)) {
+			const c = line.trim().split(/\s+/);
+			if (c.length > 9 && c[3] === '0A' && c[1].endsWith(want)) inodes.add(c[9]);
+		}
+	}
+	try {
+		return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+			try { return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]); } catch { return false; }
+		});
+	} catch { return false; }
 }
 
 function which(cmd) {
@@ -159,7 +181,7 @@ else $HTTP["url"] =~ "^/(p|cfg)/" {
 			try {
 				const r = await fetch(`http://127.0.0.1:${port}/sdk/consent.js`);
 				await r.arrayBuffer();
-				if (r.status === 200) { proc = p; break; }
+				if (r.status === 200 && !exited && listens(p.pid, port)) { proc = p; break; }
 			} catch { /* not up yet */ }
 			await sleep(100);
 		}

@@ -81,15 +81,19 @@ trap 'exit 1' INT TERM HUP
 serve_pid() { _servers="$_servers $1"; }
 
 # start_server LOG URL CMD...: CMD (a server in the foreground) in the
-# background, its output in LOG, until URL answers: 0, or 1 with it
-# stopped (it died or never answered; the caller may try other ports).
+# background, its output in LOG, until URL answers and it is CMD's process
+# that listens on URL's port: 0, or 1 with it stopped (it died, never
+# answered, or another server has the port: a test running beside this one
+# may have taken it a moment earlier; the caller may try other ports).
 start_server() {
-	local _log=$1 _url=$2 _pid
+	local _log=$1 _url=$2 _pid _port
 	shift 2
+	_port=${_url#http://*:}
+	_port=${_port%%/*}
 	"$@" > "$_log" 2>&1 &
 	_pid=$!
 	serve_pid "$_pid"
-	if wait_http "$_url" && kill -0 "$_pid" 2>/dev/null; then
+	if wait_http "$_url" && kill -0 "$_pid" 2>/dev/null && listens "$_pid" "$_port"; then
 		return 0
 	fi
 	kill "$_pid" 2>/dev/null
@@ -269,6 +273,19 @@ free_port() {
 			echo "$_p"
 			return 0
 		fi
+	done
+	return 1
+}
+
+# listens PID PORT: PID holds a socket listening on TCP port PORT
+# (/proc/net/tcp's state 0A, its inode among PID's descriptors).
+listens() {
+	local _inode _i
+	_inode=$(awk -v p="$(printf ':%04X' "$2")" '$4 == "0A" && substr($2, length($2) - 4) == p { print $10 }' \
+	    /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+	[ -n "$_inode" ] || return 1
+	for _i in $_inode; do
+		find "/proc/$1/fd" -lname "socket:\[$_i\]" 2>/dev/null | grep -q . && return 0
 	done
 	return 1
 }
