@@ -5,7 +5,7 @@
 #   make test            build and run the whole suite once
 #   make test-fcgi       the suite with the endpoints reached through FastCGI
 #   make test-pg         the suite on the PostgreSQL store (build/pg, STORE=postgres)
-#   make check           the suite plainly with a short fuzz run (FUZZ_SECONDS per
+#   make check           the suite plainly with a short fuzz run (FUZZ_CHECK_SECONDS per
 #                        harness), through FastCGI, on PostgreSQL, then under
 #                        ASan+UBSan (build/asan/)
 #   make check-fcgi-asan the suite through FastCGI under ASan+UBSan
@@ -366,31 +366,33 @@ test-pg:
 	BUILD=$(abspath build/pg) VALGRIND_BUILD=$(abspath build/valgrind-pg) \
 	CONSENT_TEST_STORE=postgres $(RUN_TESTS)
 
-# check: the suite, a short fuzzing run of every harness (FUZZ_SECONDS each,
-# two at a time: t0950), the suite through FastCGI, then the suite again
-# under ASan and UBSan.  The sanitized suite through FastCGI is
-# check-fcgi-asan, apart: sanitized, five of the heaviest tests took 43 s
-# through FastCGI against 41 s through CGI, so it would add as much as the
-# sanitized pass itself (about 11 minutes on 2 cores) and take check past
-# 40 minutes (plain 5.3, fuzzing 5, FastCGI 5.7 minutes measured).  Each
-# pass runs TEST_JOBS files at once: the plain pass without fuzzing took
-# 855 s with -j 2 against 1,181 s one file at a time, on 2 cores that other
-# work kept busy (load average 12 to 18), the same counts file for file.
+# check: the suite, a short fuzzing run of every harness
+# (FUZZ_CHECK_SECONDS each, two at a time, from the committed corpora:
+# t0950), the suite through FastCGI, on PostgreSQL, then again under ASan
+# and UBSan.  The sanitized suite through FastCGI is check-fcgi-asan,
+# apart: it would add as much as the sanitized pass itself.  Every build
+# and every pass uses TEST_JOBS cores (make check needs no -j of its own),
+# and each pass runs TEST_JOBS files at once, the files marked serial last
+# and alone (tests/run.sh).  CI's budget for check is 35 minutes on 2
+# cores: 36.7 minutes measured before the serial files went last, the
+# builds got -j and the fuzzing went from 60 to 30 s a harness.
+FUZZ_CHECK_SECONDS ?= 30
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # build/valgrind: the three programs linked shared, for t0960's valgrind run
 # over one FastCGI process (memcheck cannot follow a static malloc).
 VG_CGIS = $(CGIS:$(B)/%=build/valgrind/%)
-check: all
-	$(MAKE) B=build/valgrind STATIC=0 $(VG_CGIS)
+check:
+	$(MAKE) -j$(TEST_JOBS) all
+	$(MAKE) -j$(TEST_JOBS) B=build/valgrind STATIC=0 $(VG_CGIS)
 	BUILD=$(abspath $(B)) VALGRIND_BUILD=$(abspath build/valgrind) \
-	FUZZ_SECONDS=$(FUZZ_SECONDS) $(RUN_TESTS)
+	FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) $(RUN_TESTS)
 	BUILD=$(abspath $(B)) CONSENT_TEST_MODE=fcgi $(RUN_TESTS)
-	$(MAKE) B=build/pg STORE=postgres all
-	$(MAKE) B=build/valgrind-pg STATIC=0 STORE=postgres $(CGIS:$(B)/%=build/valgrind-pg/%)
+	$(MAKE) -j$(TEST_JOBS) B=build/pg STORE=postgres all
+	$(MAKE) -j$(TEST_JOBS) B=build/valgrind-pg STATIC=0 STORE=postgres $(CGIS:$(B)/%=build/valgrind-pg/%)
 	BUILD=$(abspath build/pg) VALGRIND_BUILD=$(abspath build/valgrind-pg) \
 	CONSENT_TEST_STORE=postgres $(RUN_TESTS)
-	$(MAKE) B=build/asan SAN=1 all
+	$(MAKE) -j$(TEST_JOBS) B=build/asan SAN=1 all
 	BUILD=$(abspath build/asan) SANITIZED=1 $(SAN_ENV) $(RUN_TESTS)
 
 check-fcgi-asan:

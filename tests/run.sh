@@ -11,11 +11,12 @@
 #            test targets pass the number of cores).  Each file has its
 #            own folder and database (tests/setup.sh) and its output goes
 #            to a log of its own; the results are printed in file order,
-#            each file's as soon as it and those before it are done.  A
-#            test file with a line "# serial: WHY" in its leading comment
-#            (it measures time, memory or load, or keeps every core busy
-#            itself) runs alone: the files before it finish first, and
-#            none starts until it is done.
+#            each file's as soon as it and those before it are done, with
+#            the seconds it took.  A test file with a line "# serial: WHY"
+#            in its leading comment (it measures time, memory or load, or
+#            keeps every core busy itself) runs alone, after every other
+#            file has finished (so that the pool drains once, not once per
+#            serial file), the serial files one by one in file order.
 # BUILD      where the binaries are (default: the repository)
 # VALGRIND=1 run every binary under valgrind (tests/setup.sh does the wrapping)
 # CONSENT_TEST_MODE=fcgi  the black-box tests reach the endpoints through
@@ -106,10 +107,10 @@ selected() {
 	return 1
 }
 
-# count NAME STATUS LOG: print a file's failures, skips and line, and add
-# its counts to the totals.
+# count NAME STATUS LOG SECONDS: print a file's failures, skips and line,
+# and add its counts to the totals.
 count() {
-	name=$1 rc=$2 log=$3
+	name=$1 rc=$2 log=$3 secs=$4
 	p=$(grep '^ok ' "$log" | grep -vc '# SKIP')
 	f=$(grep -c '^not ok ' "$log")
 	s=$(grep -cE '^skip |^ok .*# SKIP' "$log")
@@ -119,7 +120,7 @@ count() {
 		tail -n 20 "$log" | sed "s|^|    |"
 		f=1
 	fi
-	printf '%-40s %4d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
+	printf '%-40s %4d passed %3d failed %3d skipped %6s s\n' "$name" "$p" "$f" "$s" "$secs"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
@@ -162,42 +163,61 @@ start() {
 	_kind='' _path=''
 	eval "_kind=\$kind_$1 _path=\$path_$1"
 	(
+		t0=$(date +%s%N)
 		run_one "$_kind" "$_path" > "$logs/$1.log" 2>&1 < /dev/null &
 		c=$!
 		trap 'kill $c 2>/dev/null; wait $c; exit 143' INT TERM HUP
 		wait $c
-		echo $? > "$logs/$1.rc.new"
+		rc=$?
+		t1=$(date +%s%N)
+		echo $(((t1 - t0) / 100000000)) | sed 's/.$/.&/; s/^\./0./' > "$logs/$1.secs"
+		echo $rc > "$logs/$1.rc.new"
 		mv "$logs/$1.rc.new" "$logs/$1.rc"
 	) &
-	eval "pid_$1=\$!"
+	eval "pid_$1=\$! started_$1=1"
 }
 
-# Files start in order, up to $jobs at once, a serial one alone; each
-# file's result is printed once it and every file before it are done.
-next=0 shown=0
+# Files start in order, up to $jobs at once, the serial ones last and
+# alone; each file's result is printed once it and every file before it
+# are done.
+k=0
+while [ "$k" -lt "$n" ]; do eval "started_$k=0"; k=$((k + 1)); done
+shown=0 first=0
 while [ "$shown" -lt "$n" ]; do
-	running=0 alone=0
+	running=0
 	k=$shown
-	while [ "$k" -lt "$next" ]; do
-		if [ ! -f "$logs/$k.rc" ]; then
-			running=$((running + 1))
-			eval "[ \$serial_$k = 0 ]" || alone=1
+	while [ "$k" -lt "$n" ]; do
+		eval "[ \$started_$k = 1 ]" && [ ! -f "$logs/$k.rc" ] && running=$((running + 1))
+		k=$((k + 1))
+	done
+	# The next parallel file while a place is free; once none is left and
+	# nothing runs, the next serial one.
+	k=$first serial_left=''
+	while [ "$k" -lt "$n" ] && [ "$running" -lt "$jobs" ]; do
+		if eval "[ \$started_$k = 0 ]"; then
+			if eval "[ \$serial_$k = 0 ]"; then
+				start "$k"
+				running=$((running + 1))
+			elif [ -z "$serial_left" ]; then
+				serial_left=$k
+			fi
 		fi
 		k=$((k + 1))
 	done
-	while [ "$next" -lt "$n" ] && [ "$alone" = 0 ] && [ "$running" -lt "$jobs" ]; do
-		if eval "[ \$serial_$next = 1 ]"; then
-			[ "$running" = 0 ] || break
-			alone=1
-		fi
-		start "$next"
-		running=$((running + 1)) next=$((next + 1))
-	done
+	while [ "$first" -lt "$n" ] && eval "[ \$started_$first = 1 ]"; do first=$((first + 1)); done
+	if [ "$running" = 0 ] && [ -n "$serial_left" ]; then
+		only_serial=1 k=$first
+		while [ "$k" -lt "$n" ]; do
+			eval "[ \$started_$k = 0 ] && [ \$serial_$k = 0 ]" && only_serial=0
+			k=$((k + 1))
+		done
+		[ "$only_serial" = 1 ] && start "$serial_left"
+	fi
 	done_one=0
-	while [ "$shown" -lt "$next" ] && [ -f "$logs/$shown.rc" ]; do
+	while [ "$shown" -lt "$n" ] && [ -f "$logs/$shown.rc" ]; do
 		_name=''
 		eval "_name=\$name_$shown"
-		count "$_name" "$(cat "$logs/$shown.rc")" "$logs/$shown.log"
+		count "$_name" "$(cat "$logs/$shown.rc")" "$logs/$shown.log" "$(cat "$logs/$shown.secs")"
 		rm -f "$logs/$shown.log"
 		shown=$((shown + 1)) done_one=1
 	done
