@@ -220,6 +220,18 @@ FCGI_CLIENT=$BUILD/tests/fcgi-client
 fcgi_mode() { [ "$CONSENT_TEST_MODE" = fcgi ]; }
 if fcgi_mode; then CGI_BIN=$T/fcgi; else CGI_BIN=$BUILD/cgi-bin; fi
 
+# mode_independent: called by a test that never sends a request through
+# `cgi` (it starts its own servers or FastCGI processes, the same whatever
+# CONSENT_TEST_MODE says): in the FastCGI pass it would run the same
+# programs the same way as in the plain pass, so there it skips, with one
+# line, and ends the test.
+mode_independent() {
+	if fcgi_mode; then
+		skip "$(basename "$0" .sh): the same programs run the same way as in the plain pass (it starts its own servers or processes)"
+		exit 0
+	fi
+}
+
 _fcgi_names() { # the sets started and not yet archived
 	local _f
 	for _f in "$T"/fcgi/*.spawn; do

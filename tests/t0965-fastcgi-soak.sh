@@ -15,6 +15,7 @@
 # end).
 # serial: measures memory (VmRSS) and throughput
 . "$(dirname "$0")/setup.sh"
+mode_independent
 . "$(dirname "$0")/ctl-helpers.sh"
 
 more_dbs=()
