@@ -12,7 +12,8 @@
 -- the log: consent_log.digest, seal_id and builtin_sha256, configs.sha256,
 -- sites.retention_days, consent_seals, consent_pruned, consent_erasures,
 -- builtin_texts
--- (docs/proof.md, consent-log(5)).
+-- (docs/proof.md, consent-log(5)); 5 the dashboard: the audit trail
+-- (audit_log, audit_seals).
 -- journal_mode=WAL is set by consentctl (it is persistent in the file).
 --
 -- Times are UTC ISO 8601 with milliseconds ("2026-11-22T10:00:00.123Z"),
@@ -218,4 +219,39 @@ CREATE TABLE IF NOT EXISTS syncs (
 	finished_at  TEXT
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 4;
+-- ---- The audit trail (ADMIN.md 8; docs/proof.md "The audit trail") ----
+-- Every change made through the dashboard or consentctl, one record each,
+-- written by the store (store_audit_add) after the change succeeded:
+-- when, who (an account, "consentctl:" and the system user, or "setup"),
+-- the site (NULL: a record of no site: accounts, sign-ins, setup), what
+-- (action), the details as JSON (never a visitor's identifier) and, for
+-- configs, the version.  digest is the SHA-256 of the record's canonical
+-- encoding (consent-log(5), "consent-audit/1"), written with it.  The
+-- records of each site, and those of no site, are a log of their own,
+-- sealed like the consent log (audit_seals, `consentctl audit seal`): a
+-- site's owners can verify every record they may read, and nothing else.
+CREATE TABLE IF NOT EXISTS audit_seals (
+	id          INTEGER PRIMARY KEY,
+	site_id     INTEGER REFERENCES sites(id),   -- NULL: the chain of no site
+	seq         INTEGER NOT NULL CHECK (seq >= 1),
+	sealed_at   TEXT NOT NULL,
+	tree_size   INTEGER NOT NULL CHECK (tree_size >= 1),
+	root        TEXT NOT NULL CHECK (length(root) = 64),
+	prev        TEXT NOT NULL CHECK (length(prev) = 64),
+	hash        TEXT NOT NULL CHECK (length(hash) = 64)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS audit_seals_chain ON audit_seals (coalesce(site_id, 0), seq);
+CREATE TABLE IF NOT EXISTS audit_log (
+	id          INTEGER PRIMARY KEY,
+	at          TEXT NOT NULL,
+	actor       TEXT NOT NULL CHECK (length(actor) BETWEEN 1 AND 128),
+	site_id     INTEGER REFERENCES sites(id),   -- NULL: a record of no site
+	action      TEXT NOT NULL CHECK (length(action) BETWEEN 1 AND 64),
+	detail      TEXT,                           -- a JSON object, or NULL
+	version     INTEGER,                        -- the config version, or NULL
+	digest      TEXT NOT NULL CHECK (length(digest) = 64),
+	seal_id     INTEGER REFERENCES audit_seals(id)   -- NULL until sealed
+);
+CREATE INDEX IF NOT EXISTS audit_log_site ON audit_log (site_id, id);
+
+PRAGMA user_version = 5;

@@ -8,12 +8,12 @@ run init
 succeeds "" "init again on an initialised database: exit 0, silent"
 if store_is_postgres; then
 	skip "WAL mode on after init: SQLite only (journal_mode)"
-	check test "$(db 'SELECT version FROM schema_version')" = 4 "schema_version is the schema's"
-	check test "$(db "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")" = 15 "all fourteen tables and schema_version"
+	check test "$(db 'SELECT version FROM schema_version')" = 5 "schema_version is the schema's"
+	check test "$(db "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")" = 17 "all sixteen tables and schema_version"
 else
 	check test "$(db 'PRAGMA journal_mode')" = wal "WAL mode on after init"
-	check test "$(db 'PRAGMA user_version')" = 4 "user_version is the schema's"
-	check test "$(db "SELECT count(*) FROM sqlite_master WHERE type = 'table'")" = 14 "all fourteen tables"
+	check test "$(db 'PRAGMA user_version')" = 5 "user_version is the schema's"
+	check test "$(db "SELECT count(*) FROM sqlite_master WHERE type = 'table'")" = 16 "all sixteen tables"
 fi
 snap
 run init
@@ -47,7 +47,7 @@ if store_is_postgres; then
 	check grep -q 'the database is newer than this consentctl (schema version 99); left unchanged$' "$T/err" \
 	    "PostgreSQL: the line says the database is newer, and never repeats the connection string"
 	unchanged "PostgreSQL: the newer database unchanged"
-	db 'UPDATE schema_version SET version = 4'
+	db 'UPDATE schema_version SET version = 5'
 fi
 
 # --- which database --------------------------------------------------------

@@ -89,3 +89,24 @@ STORE_FN(int, copy_write, (struct store *st, const char *part, store_feed_fn fee
                            int64_t *written),
          (st, part, feed, arg, written))
 STORE_FN(int, copy_end, (struct store *st, int commit), (st, commit))
+
+/* ---- the audit trail (store_audit.h) ---- */
+STORE_FN(int, audit_add, (struct store *st, const char *actor, const char *site_key,
+                          const char *action, const char *detail_json, int64_t version),
+         (st, actor, site_key, action, detail_json, version))
+STORE_FN(int, audit_list, (struct store *st, const struct store_audit_filter *f,
+                           store_row_fn fn, void *arg),
+         (st, f, fn, arg))
+STORE_FN(int, audit_leaves, (struct store *st, const char *site_key, int64_t seq,
+                             store_row_fn fn, void *arg),
+         (st, site_key, seq, fn, arg))
+STORE_FN(int, audit_unsealed, (struct store *st, const char *site_key, store_row_fn fn,
+                               void *arg),
+         (st, site_key, fn, arg))
+STORE_FN(int, audit_count, (struct store *st, const char *site_key, int64_t *n),
+         (st, site_key, n))
+STORE_FN(int, audit_seals, (struct store *st, const char *site_key, store_row_fn fn, void *arg),
+         (st, site_key, fn, arg))
+STORE_FN(int, audit_seal, (struct store *st, const char *site_key, size_t max,
+                           store_seal_fn fn, void *arg, int64_t *sealed),
+         (st, site_key, max, fn, arg, sealed))
