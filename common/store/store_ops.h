@@ -27,6 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "store/store.h"
+#include "store/store_account.h"
 #include "store/store_admin.h"
 #include "store/store_audit.h"
 
