@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "admin/setup_token.h"
 #include "base/hash.h"
 #include "base/log.h"
 #include "base/nitems.h"
@@ -174,9 +175,24 @@ ctl_visitor_args(struct ctl *c, char hash[65])
 	return EXIT_OK;
 }
 
+/*
+ * init, then the dashboard's setup token (ADMIN.md 3): while the database
+ * has no account, the file beside it that POST /admin/api/setup asks for,
+ * made by the same function as the dashboard's first request.
+ */
+static int
+cmd_init_setup(struct ctl *c)
+{
+	int rc = cmd_init(c);
+
+	if (rc == EXIT_OK && setup_token_prepare(c->st, c->db) != 0)
+		return ctl_say(EXIT_FAIL, "cannot write the dashboard's setup token");
+	return rc;
+}
+
 /* CONTRACT 3, in its order. */
 static const struct command commands[] = {
-	{"init", NULL, 0, 0, STORE_CREATE, cmd_init,
+	{"init", NULL, 0, 0, STORE_CREATE, cmd_init_setup,
 	    "init", NULL, 0},
 	{"site", "add", 1, OPT_NAME | OPT_DOMAIN | OPT_TIER | OPT_MAU_CAP, STORE_WRITE,
 	    cmd_site_add,
