@@ -34,6 +34,9 @@ static const struct option {
 	{"--all", OPT_ALL, 0},
 	{"--from", OPT_FROM, 1},
 	{"--to", OPT_TO, 1},
+	{"--role", OPT_ROLE, 1},
+	{"--site", OPT_SITE, 1},
+	{"--password-stdin", OPT_PASSWORD_STDIN, 0},
 };
 
 /* ---- messages ---- */
@@ -229,6 +232,19 @@ static const struct command commands[] = {
 	    "report KEY [--since DATE] [--until DATE] [--json]   # > report.html"},
 	{"migrate", NULL, 0, OPT_FROM | OPT_TO, STORE_READ, cmd_migrate,
 	    "migrate --from DB --to DB"},
+	{"user", "add", 1, OPT_ROLE | OPT_SITE | OPT_PASSWORD_STDIN | OPT_JSON, STORE_WRITE,
+	    cmd_user_add,
+	    "user add NAME --role owner|editor|viewer [--site KEY] [--password-stdin] [--json]"},
+	{"user", "list", 0, OPT_JSON, STORE_READ, cmd_user_list,
+	    "user list [--json]"},
+	{"user", "remove", 1, 0, STORE_WRITE, cmd_user_remove,
+	    "user remove NAME"},
+	{"user", "reset-password", 1, OPT_JSON, STORE_WRITE, cmd_user_reset_password,
+	    "user reset-password NAME [--json]"},
+	{"user", "reset-2fa", 1, OPT_JSON, STORE_WRITE, cmd_user_reset_2fa,
+	    "user reset-2fa NAME [--json]"},
+	{"user", "role", 1, OPT_ROLE | OPT_SITE, STORE_WRITE, cmd_user_role,
+	    "user role NAME --role owner|editor|viewer|none [--site KEY]"},
 };
 #define NCOMMANDS (nitems(commands))
 
@@ -324,6 +340,8 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		case OPT_HEAD: c->head = val; break;
 		case OPT_FROM: c->from = val; break;
 		case OPT_TO: c->to = val; break;
+		case OPT_ROLE: c->role = val; break;
+		case OPT_SITE: c->site = val; break;
 		case OPT_DOMAIN: c->domains[c->ndomains++] = val; break;
 		}
 	}

@@ -40,6 +40,9 @@ enum {
 	OPT_UNTIL = 1 << 13,
 	OPT_FROM = 1 << 14,
 	OPT_TO = 1 << 15,
+	OPT_ROLE = 1 << 16,
+	OPT_SITE = 1 << 17,
+	OPT_PASSWORD_STDIN = 1 << 18,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -52,6 +55,7 @@ struct ctl {
 	const char *name, *tier, *mau_cap, *since, *until, *format;
 	const char *retention, *anon_id, *head;
 	const char *from, *to;  /* migrate's databases */
+	const char *role, *site;  /* user add, user role */
 	const char **domains; /* every --domain, in order */
 	size_t ndomains;
 	struct store *st;
@@ -179,6 +183,13 @@ int cmd_purge(struct ctl *c);
 int cmd_report(struct ctl *c);
 /* ctl_migrate.c: a database copied into the other kind of store. */
 int cmd_migrate(struct ctl *c);
+/* ctl_users.c: the dashboard's accounts. */
+int cmd_user_add(struct ctl *c);
+int cmd_user_list(struct ctl *c);
+int cmd_user_remove(struct ctl *c);
+int cmd_user_reset_password(struct ctl *c);
+int cmd_user_reset_2fa(struct ctl *c);
+int cmd_user_role(struct ctl *c);
 
 /* Seal every unsealed entry of the site (ctl_seal.c): init and purge too.
  * EXIT_OK or EXIT_FAIL (reported). */

@@ -23,10 +23,11 @@
  * where documented, STORE_ERROR (reported on stderr).
  *
  * Roles name a site by its key text (sites.site_key), or "*" for every
- * site.  A role is added only for a site that exists or "*"; if a site
- * ever goes, its roles stay and grant nothing (a site that does not exist
- * is not found whatever the role), and store_account_set_roles() drops
- * them at the account's next change of roles.
+ * site; a role is added only for a site that exists or "*" (else
+ * STORE_NOTFOUND).  No command or route removes a site; should one ever,
+ * its roles would stay and grant nothing (a site that does not exist is
+ * not found whatever the role), and that key would have to leave the
+ * object given to store_account_set_roles().
  */
 
 #include <stddef.h>
@@ -89,7 +90,8 @@ int store_account_list(struct store *st, store_row_fn fn, void *arg);
  * sessions (its sign-in attempts stay): STORE_OK or STORE_NOTFOUND. */
 int store_account_remove(struct store *st, const char *name);
 /*
- * Set the password (phc, a PHC string) at now, in one transaction: its
+ * Set the password (phc, a PHC string; NULL: none, until a reset code
+ * sets one) at now, in one transaction: its
  * reset codes go, and every session of the account but keep_hash's (the
  * token hash of the session that made the change; NULL: all of them)
  * ends.  STORE_OK or STORE_NOTFOUND.
