@@ -116,8 +116,8 @@ int store_account_reset_2fa(struct store *st, const char *name, const char *totp
  * statement: the step is stored as the last accepted and the factor
  * confirmed only if no step at or after it was accepted before.
  * STORE_OK accepted; STORE_EXISTS replayed (a step at or before the last
- * accepted: the caller answers as for a wrong code); STORE_NOTFOUND no
- * such account.  The caller verifies the code first (totp_verify with
+ * accepted: the caller answers as for a wrong code), or the account has
+ * no factor; STORE_NOTFOUND no such account.  The caller verifies the code first (totp_verify with
  * store_account's totp_last_step), then calls this: of two requests with
  * the same code only one gets STORE_OK.
  */
@@ -133,7 +133,9 @@ int store_account_recovery_left(struct store *st, const char *name, int64_t *n);
 
 /*
  * A one-time reset code (consentctl user add without a password, user
- * reset-password): hash its SHA-256 hex, valid until expires (exclusive).
+ * reset-password): hash the lower-case hex SHA-256 of the code's text
+ * (token_hash() of a token_new() code, as consentctl makes them), valid
+ * while now < expires.
  * It replaces any earlier code of the account.  STORE_OK or STORE_NOTFOUND.
  */
 int store_reset_add(struct store *st, const char *name, const char *hash, int64_t expires);
