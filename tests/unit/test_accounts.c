@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "store/store_account.h"
@@ -378,6 +380,112 @@ test_remove(struct store *st)
 	    "names: 1-64 of a-z0-9._@-");
 }
 
+/*
+ * What racers do at once: RACERS processes, each with its own connection,
+ * released together (a pipe closed), each doing what(i) and exiting with
+ * its result (0-255).  results[r] counts the racers that answered r.
+ * 0, or -1 when the race could not be run.
+ */
+#define RACERS 8
+static const char *race_db;
+
+static int
+race(int (*what)(struct store *st, int i), int results[256])
+{
+	int gate[2], status, n = 0;
+	pid_t pid[RACERS];
+
+	memset(results, 0, 256 * sizeof(int));
+	if (pipe(gate) != 0)
+		return -1;
+	fflush(stdout);
+	for (int i = 0; i < RACERS; i++) {
+		if ((pid[i] = fork()) < 0)
+			return -1;
+		if (pid[i] == 0) {
+			struct store *st = NULL;
+			char c;
+			int rc;
+
+			close(gate[1]);
+			if (store_open(&st, race_db, STORE_WRITE) != STORE_OK)
+				_exit(255);
+			if (read(gate[0], &c, 1) < 0)
+				_exit(255);
+			rc = what(st, i);
+			store_close(st);
+			_exit(rc & 0xff);
+		}
+	}
+	close(gate[0]);
+	close(gate[1]);
+	for (int i = 0; i < RACERS; i++)
+		if (waitpid(pid[i], &status, 0) == pid[i] && WIFEXITED(status)) {
+			results[WEXITSTATUS(status)]++;
+			n++;
+		}
+	return n == RACERS ? 0 : -1;
+}
+
+static int
+racer_totp(struct store *st, int i)
+{
+	(void)i;
+	return store_account_totp_accept(st, "racer", 5000);
+}
+
+static int
+racer_recovery(struct store *st, int i)
+{
+	(void)i;
+	return store_account_recovery_use(st, "racer", hex(60), T0);
+}
+
+static int
+racer_reset(struct store *st, int i)
+{
+	(void)i;
+	return store_reset_use(st, "racer", hex(61), "$argon2id$racer", T0);
+}
+
+/* Each racer's failures counted before its own attempt: its exit status. */
+static int
+racer_signin(struct store *st, int i)
+{
+	struct store_failures fn, fa;
+	int64_t id;
+
+	(void)i;
+	if (store_signin_begin(st, "raced", NULL, T0 + 5000, 3600, &fn, &fa, &id) != STORE_OK)
+		return 255;
+	return (int)fn.count;
+}
+
+/* Of racers using one step, one code, one reset code at once, exactly one
+ * wins; racers starting sign-ins at once each see the others before it. */
+static void
+test_races(struct store *st)
+{
+	const char *codes[1];
+	int r[256], distinct = 0;
+
+	codes[0] = hex(60);
+	CHECK(store_account_add(st, "racer", NULL, "JBSWY3DPEHPK3PXP", codes, 1, NULL, T0) ==
+	    STORE_OK && store_reset_add(st, "racer", hex(61), T0 + 100) == STORE_OK,
+	    "an account for the races");
+	CHECK(race(racer_totp, r) == 0 && r[STORE_OK] == 1 && r[STORE_EXISTS] == RACERS - 1,
+	    "8 at once with the same TOTP step: one accepted, the others replayed");
+	CHECK(race(racer_recovery, r) == 0 && r[STORE_OK] == 1 && r[STORE_NOTFOUND] == RACERS - 1,
+	    "8 at once with the same recovery code: one accepted");
+	CHECK(race(racer_reset, r) == 0 && r[STORE_OK] == 1 && r[STORE_NOTFOUND] == RACERS - 1,
+	    "8 at once with the same reset code: one accepted");
+	if (race(racer_signin, r) == 0)
+		for (int k = 0; k < RACERS; k++)
+			distinct += r[k] == 1;
+	CHECK(distinct == RACERS,
+	    "8 sign-ins at once: each counted the others before it (0 to 7 failures, each once)");
+}
+
 int
 main(void)
 {
@@ -410,6 +518,8 @@ main(void)
 	test_credentials(st);
 	test_signins(st);
 	test_remove(st);
+	race_db = db;
+	test_races(st);
 	store_close(st);
 	if (db == path) {
 		char cmd[128];
