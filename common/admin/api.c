@@ -557,6 +557,8 @@ setup_gate(struct api *a, const struct route *r)
 		return -1;
 	}
 	if (r->flags & R_SETUP) {
+		/* An account made otherwise (consentctl user add) leaves it. */
+		setup_token_remove(NULL);
 		api_error(a, 404, "Not found");
 		return -1;
 	}
