@@ -11,7 +11,6 @@
 #include "admin/token.h"
 #include "admin/totp.h"
 #include "base/log.h"
-#include "base/nitems.h"
 #include "input/valid.h"
 #include "store/store_account.h"
 
@@ -21,32 +20,6 @@
 #define SESSION_ID_LEN 22
 
 static const char credentials_error[] = "Invalid credentials";
-
-/* The fields of the bodies that carry credentials (the password's length
- * is checked in bytes apart, before anything is hashed). */
-static const struct vfield setup_fields[] = {
-	{ "token", V_STRING, 1, 1, 128, 0, 0, NULL },
-	{ "username", V_STRING, 1, 1, API_USER_MAX, 0, 0, NULL },
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-};
-static const struct vfield signin_fields[] = {
-	{ "username", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "totp", V_STRING, 0, 0, 64, 0, 0, NULL },
-};
-static const struct vfield reauth_fields[] = {
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "totp", V_STRING, 0, 0, 64, 0, 0, NULL },
-};
-static const struct vfield password_fields[] = {
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "new", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-};
-static const struct vfield reset_fields[] = {
-	{ "username", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "code", V_STRING, 1, 0, 128, 0, 0, NULL },
-	{ "new", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-};
 
 /* A string member of the checked body, or NULL when absent. */
 static const char *
@@ -388,7 +361,7 @@ route_setup_post(struct api *a)
 	cJSON *roles = NULL, *o = NULL;
 	int rc;
 
-	if (api_body(a, setup_fields, nitems(setup_fields)) != 0)
+	if (api_body(a, api_setup_body.f, api_setup_body.n) != 0)
 		return;
 	if (!setup_token_check(NULL, field(a, "token"))) {
 		api_error(a, 403, "Invalid setup token");
@@ -437,7 +410,7 @@ route_session_post(struct api *a)
 {
 	struct store_account acc;
 
-	if (api_body(a, signin_fields, nitems(signin_fields)) != 0)
+	if (api_body(a, api_signin_body.f, api_signin_body.n) != 0)
 		return;
 	switch (credentials(a, field(a, "username"), field(a, "password"), field(a, "totp"), 1,
 	    &acc)) {
@@ -485,7 +458,7 @@ route_session_reauth(struct api *a)
 	struct store_account acc;
 	enum cred c;
 
-	if (api_body(a, reauth_fields, nitems(reauth_fields)) != 0)
+	if (api_body(a, api_reauth_body.f, api_reauth_body.n) != 0)
 		return;
 	c = credentials(a, a->user, field(a, "password"), field(a, "totp"), 1, &acc);
 	if (c == CRED_ENROL) {
@@ -507,7 +480,7 @@ route_account_password(struct api *a)
 	char phc[PASSWORD_PHC_MAX];
 	const char *pw;
 
-	if (api_body(a, password_fields, nitems(password_fields)) != 0)
+	if (api_body(a, api_password_body.f, api_password_body.n) != 0)
 		return;
 	pw = field(a, "new");
 	if (new_password_ok(a, pw) != 0)
@@ -568,7 +541,7 @@ route_account_reset(struct api *a)
 	int64_t attempt;
 	int rc;
 
-	if (api_body(a, reset_fields, nitems(reset_fields)) != 0)
+	if (api_body(a, api_reset_body.f, api_reset_body.n) != 0)
 		return;
 	name = field(a, "username");
 	pw = field(a, "new");
