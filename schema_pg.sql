@@ -53,6 +53,7 @@ CREATE TABLE configs (
 	document     text COLLATE "C" NOT NULL,
 	published_at text COLLATE "C" NOT NULL,
 	sha256       text COLLATE "C" CHECK (sha256 IS NULL OR length(sha256) = 64),
+	published_by text COLLATE "C",   -- as schema.sql's
 	UNIQUE (site_id, version)
 );
 ALTER TABLE sites ADD FOREIGN KEY (config_id) REFERENCES configs(id);

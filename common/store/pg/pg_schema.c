@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
 /* The advisory lock every init takes for its transaction: two inits (two
@@ -20,6 +21,39 @@ schema_text_version(void)
 	const char *p = strstr(schema_pg_data, mark);
 
 	return p != NULL ? strtoll(p + sizeof(mark) - 1, NULL, 10) : -1;
+}
+
+/*
+ * Columns that later schema versions added to tables of an earlier one,
+ * each added where it is missing, as SQLite's added_columns[]: whatever
+ * way a database came to this version, it has them.
+ */
+static const struct {
+	const char *table, *column, *alter;
+} added_columns[] = {
+	/* version 5: who published a config (the dashboard's versions) */
+	{"configs", "published_by", "ALTER TABLE configs ADD COLUMN published_by text COLLATE \"C\""},
+};
+
+/* Add every column of added_columns[] that its table lacks: 0 or -1. */
+static int
+add_columns(struct store *st)
+{
+	static const char has_sql[] =
+	    "SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass($1)"
+	    " AND attname = $2 AND NOT attisdropped";
+
+	for (size_t i = 0; i < nitems(added_columns); i++) {
+		const char *p[] = {added_columns[i].table, added_columns[i].column};
+		int64_t has = 0;
+
+		if (pg_run_int64(st, has_sql, PG_NPARAMS(p), p, &has, "schema column") != STORE_OK)
+			return -1;
+		if (has == 0 &&
+		    pg_run(st, added_columns[i].alter, 0, NULL, NULL, "schema column") != STORE_OK)
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -67,6 +101,8 @@ pg_store_init(struct store *st, int64_t *from)
 	} else if (pg_script(st, schema_pg_data, "schema") != STORE_OK) {
 		goto fail;
 	}
+	if (add_columns(st) != 0)
+		goto fail;
 	if (pg_commit(st) != 0)
 		return STORE_ERROR;
 	return STORE_OK;
