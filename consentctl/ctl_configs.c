@@ -184,6 +184,7 @@ ctl_publish_json(struct ctl *c, const char *key, const cJSON *json)
 	    != EXIT_OK)
 		goto out;
 	printf("%lld\n", (long long)version);
+	c->audit.version = version;
 out:
 	publish_free(&p);
 	return rc;

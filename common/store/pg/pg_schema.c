@@ -1,9 +1,9 @@
 /* pg_schema.c: the PostgreSQL store's schema: consentctl init creates it, or finds it current. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
-#include "base/nitems.h"
 #include "store/pg/pg_store.h"
 
 /* The advisory lock every init takes for its transaction: two inits (two
@@ -24,36 +24,20 @@ schema_text_version(void)
 }
 
 /*
- * Columns that later schema versions added to tables of an earlier one,
- * each added where it is missing, as SQLite's added_columns[]: whatever
- * way a database came to this version, it has them.
+ * What a database at version have lacks: the text of schema_pg.sql from
+ * the line "-- Version N:" of the next version on, to its end (what each
+ * version adds is written there, after the versions before it).  NULL
+ * when the text has no such line.
  */
-static const struct {
-	const char *table, *column, *alter;
-} added_columns[] = {
-	/* version 5: who published a config (the dashboard's versions) */
-	{"configs", "published_by", "ALTER TABLE configs ADD COLUMN published_by text COLLATE \"C\""},
-};
-
-/* Add every column of added_columns[] that its table lacks: 0 or -1. */
-static int
-add_columns(struct store *st)
+static const char *
+schema_since(int64_t have)
 {
-	static const char has_sql[] =
-	    "SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass($1)"
-	    " AND attname = $2 AND NOT attisdropped";
+	char mark[48];
+	const char *p;
 
-	for (size_t i = 0; i < nitems(added_columns); i++) {
-		const char *p[] = {added_columns[i].table, added_columns[i].column};
-		int64_t has = 0;
-
-		if (pg_run_int64(st, has_sql, PG_NPARAMS(p), p, &has, "schema column") != STORE_OK)
-			return -1;
-		if (has == 0 &&
-		    pg_run(st, added_columns[i].alter, 0, NULL, NULL, "schema column") != STORE_OK)
-			return -1;
-	}
-	return 0;
+	snprintf(mark, sizeof(mark), "\n-- Version %lld:", (long long)(have + 1));
+	p = strstr(schema_pg_data, mark);
+	return p != NULL ? p + 1 : NULL;
 }
 
 /*
@@ -61,9 +45,10 @@ add_columns(struct store *st)
  * version table gets the whole schema (CREATE TABLE fails on a table of
  * the same name, which rolls everything back: init creates the schema in
  * an empty database, or in one that holds other tables but none of these);
- * a database at this version is left as it is; a newer one is refused.
- * There is no older PostgreSQL schema to upgrade yet: the first is version
- * 4, as schema.sql was when this store was written.
+ * an older one gets what the versions after its own added (schema_since),
+ * every row kept, and the new version; a database at this version is left
+ * as it is; a newer one is refused.  The first PostgreSQL schema was
+ * version 4, as schema.sql was when this store was written.
  */
 int
 pg_store_init(struct store *st, int64_t *from)
@@ -94,15 +79,23 @@ pg_store_init(struct store *st, int64_t *from)
 			goto fail;
 		}
 		if (have < want) {
-			log_error("database schema version %lld: this program knows no way from it to %lld",
-			    (long long)have, (long long)want);
-			goto fail;
+			const char *since = schema_since(have);
+			char set[80];
+
+			if (since == NULL) {
+				log_error("database schema version %lld: this program knows no way"
+				    " from it to %lld", (long long)have, (long long)want);
+				goto fail;
+			}
+			snprintf(set, sizeof(set), "UPDATE schema_version SET version = %lld",
+			    (long long)want);
+			if (pg_script(st, since, "schema upgrade") != STORE_OK ||
+			    pg_run(st, set, 0, NULL, NULL, "schema version") != STORE_OK)
+				goto fail;
 		}
 	} else if (pg_script(st, schema_pg_data, "schema") != STORE_OK) {
 		goto fail;
 	}
-	if (add_columns(st) != 0)
-		goto fail;
 	if (pg_commit(st) != 0)
 		return STORE_ERROR;
 	return STORE_OK;
