@@ -47,6 +47,14 @@ api CONSENT_BASE_URL=https://consent.example.net/ GET sites/shop
 expect_json .script_tag \
     '"<script src=\"https://consent.example.net/sdk/consent.js\" data-site-key=\"shop\"></script>"' \
     "CONSENT_BASE_URL gives the script tag's base"
+api CONSENT_BASE_URL='https://consent.example.net/x"><script>' GET sites/shop
+expect_json .script_tag \
+    '"<script src=\"https://dash.example.test/sdk/consent.js\" data-site-key=\"shop\"></script>"' \
+    "a CONSENT_BASE_URL that is no URL is not used"
+api HTTPS=off GET sites/shop
+expect_json .script_tag \
+    '"<script src=\"http://dash.example.test/sdk/consent.js\" data-site-key=\"shop\"></script>"' \
+    "http:// when the server says the request is not HTTPS"
 api HTTP_HOST='evil.example"><script>' GET sites/shop
 expect_json .script_tag null "a Host that is no host gives no script tag"
 

@@ -449,11 +449,8 @@ load_session(struct api *a)
 	return 1;
 }
 
-/* The dashboard's own origin, from the server's variables: "https://" (or
- * "http://" when the server says the request is not HTTPS) + HTTP_HOST,
- * which must be a host with an optional port (origin_host()).  0, or -1. */
-static int
-own_origin(char out[ORIGIN_MAX + 1])
+int
+api_origin(char out[ORIGIN_MAX + 1])
 {
 	const char *host = http_env("HTTP_HOST"), *https = http_env("HTTPS");
 	const char *scheme = http_env("REQUEST_SCHEME");
@@ -481,7 +478,7 @@ check_same_origin(struct api *a)
 
 	if ((site != NULL && strcmp(site, "same-origin") != 0) ||
 	    (a->req.origin != NULL &&
-	    (own_origin(own) != 0 || strcasecmp(a->req.origin, own) != 0))) {
+	    (api_origin(own) != 0 || strcasecmp(a->req.origin, own) != 0))) {
 		api_error(a, 403, "Cross-site request refused");
 		return -1;
 	}

@@ -31,6 +31,24 @@ answer_invalid(struct api *a, const struct publish_check *why)
 	api_answer(a, 400, o);
 }
 
+/* The site of the path, with its published config (store_site_get()),
+ * when the account has at least role need on it: the key, or NULL with
+ * the answer sent.  On a key, release *site with store_site_clear(). */
+static const char *
+site_of(struct api *a, enum api_role need, struct site *site)
+{
+	const char *key = api_site_key(a, need);
+	int rc;
+
+	if (key == NULL)
+		return NULL;
+	if ((rc = store_site_get(a->st, key, site)) != STORE_OK) {
+		api_site_failed(a, rc);
+		return NULL;
+	}
+	return key;
+}
+
 /* store_row_fn: a history row as the API names it (published_by is
  * "by", null when not known). */
 static int
@@ -61,17 +79,13 @@ fail:
 void
 route_configs_list(struct api *a)
 {
-	const char *key = api_site_key(a, ROLE_VIEWER);
 	struct site site;
+	const char *key = site_of(a, ROLE_VIEWER, &site);
 	cJSON *o, *rows;
 	int rc;
 
 	if (key == NULL)
 		return;
-	if ((rc = store_site_get(a->st, key, &site)) != STORE_OK) {
-		api_site_failed(a, rc);
-		return;
-	}
 	o = cJSON_CreateObject();
 	rows = cJSON_CreateArray();
 	if (o == NULL || rows == NULL || cJSON_AddNumberToObject(o, "live",
@@ -136,7 +150,8 @@ static const struct vfield publish_fields[] = {
 void
 route_configs_publish(struct api *a)
 {
-	const char *key = api_site_key(a, ROLE_EDITOR);
+	struct site site;
+	const char *key = site_of(a, ROLE_EDITOR, &site);
 	const cJSON *given, *restore;
 	cJSON *stored = NULL, *detail = NULL;
 	struct publish p;
@@ -146,7 +161,10 @@ route_configs_publish(struct api *a)
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	if (key == NULL || api_body(a, publish_fields, nitems(publish_fields)) != 0)
+	if (key == NULL)
+		return;
+	store_site_clear(&site);
+	if (api_body(a, publish_fields, nitems(publish_fields)) != 0)
 		return;
 	given = valid_get(a->body, "document");
 	restore = valid_get(a->body, "restore");
@@ -157,12 +175,6 @@ route_configs_publish(struct api *a)
 	if (restore != NULL) {
 		from = (int64_t)restore->valuedouble;
 		if ((rc = stored_document(a, key, from, &stored)) == STORE_NOTFOUND) {
-			struct site site;
-			if ((rc = store_site_get(a->st, key, &site)) != STORE_OK) {
-				api_site_failed(a, rc);
-				return;
-			}
-			store_site_clear(&site);
 			api_error(a, 404, "Version not found");
 			return;
 		}
@@ -238,19 +250,15 @@ find_version(const cJSON *row, void *arg)
 void
 route_config_get(struct api *a)
 {
-	const char *key = api_site_key(a, ROLE_VIEWER);
 	const char *which = a->nseg > 3 ? a->seg[3] : "";
 	struct find_version f = { 0, NULL };
 	struct site site;
+	const char *key = site_of(a, ROLE_VIEWER, &site);
 	cJSON *o = NULL, *doc = NULL;
 	int rc;
 
 	if (key == NULL)
 		return;
-	if ((rc = store_site_get(a->st, key, &site)) != STORE_OK) {
-		api_site_failed(a, rc);
-		return;
-	}
 	f.version = strcmp(which, "live") == 0 ? site.version : version_of(which);
 	store_site_clear(&site);
 	if (f.version == 0 && strcmp(which, "live") != 0 && strcmp(which, "builtin") != 0) {
@@ -329,35 +337,32 @@ body_text(const struct api *a, const char *name)
 void
 route_preview(struct api *a)
 {
-	const char *key = api_site_key(a, ROLE_VIEWER);
+	struct site site, draft;
+	const char *key = site_of(a, ROLE_VIEWER, &site);
 	const char *country;
 	struct publish_check why;
-	struct site site, draft;
 	struct served sv;
 	struct visitor v;
 	char *text = NULL;
 	cJSON *body = NULL;
-	int rc;
 
-	if (key == NULL || api_body(a, preview_fields, nitems(preview_fields)) != 0)
+	if (key == NULL)
 		return;
+	if (api_body(a, preview_fields, nitems(preview_fields)) != 0)
+		goto out;
 	memset(&v, 0, sizeof(v));
 	v.region = body_text(a, "region");
 	v.lang = body_text(a, "language");
 	if ((country = body_text(a, "country")) != NULL &&
 	    !geo_set(&v.geo, country, body_text(a, "subdivision"))) {
 		api_error(a, 400, "country must be an ISO 3166-1 code such as DE");
-		return;
+		goto out;
 	}
 	if (v.region != NULL)  /* CONTRACT 5.1: the parameter skips detection */
 		memset(&v.geo, 0, sizeof(v.geo));
 	if (publish_check(valid_get(a->body, "document"), &why) != 0) {
 		answer_invalid(a, &why);
-		return;
-	}
-	if ((rc = store_site_get(a->st, key, &site)) != STORE_OK) {
-		api_site_failed(a, rc);
-		return;
+		goto out;
 	}
 	if ((text = cJSON_PrintUnformatted(valid_get(a->body, "document"))) == NULL) {
 		api_error(a, 500, "Internal server error");

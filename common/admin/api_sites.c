@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "admin/api.h"
 #include "admin/api_sites.h"
@@ -56,47 +55,37 @@ api_site_failed(struct api *a, int rc)
  * The service's base URL ({base_url}, where /sdk/consent.js and
  * /functions/v1/ are) into out: CONSENT_BASE_URL when it is set and
  * well-formed ("https://host[:port]" and an optional path of
- * [A-Za-z0-9._~/-], its trailing slashes dropped), else the request's
- * own origin as the server names it (HTTPS, REQUEST_SCHEME, HTTP_HOST,
- * the host checked by origin_host()).  0, or -1 when neither gives one.
+ * [A-Za-z0-9._~/-], its trailing slashes dropped), else the dashboard's
+ * own origin (api_origin()).  0, or -1 when neither gives one.
  */
 static int
 base_url(char out[ORIGIN_MAX + 1])
 {
-	const char *set = io_env("CONSENT_BASE_URL"), *host = http_env("HTTP_HOST");
-	const char *https = http_env("HTTPS"), *scheme = http_env("REQUEST_SCHEME");
+	const char *set = io_env("CONSENT_BASE_URL"), *path;
 	char h[HOST_MAX + 1];
-	size_t n;
-	int plain;
+	size_t n, len;
 
-	if (set != NULL && *set != '\0') {
-		const char *path = strchr(set, '/');
-		if (path != NULL && path[1] == '/')  /* past the scheme's "//" */
-			path = strchr(path + 2, '/');
-		n = path != NULL ? (size_t)(path - set) : strlen(set);
-		if (strlen(set) <= ORIGIN_MAX && n < ORIGIN_MAX &&
-		    (path == NULL || strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		        "0123456789._~/-") == strlen(path))) {
-			memcpy(out, set, n);
-			out[n] = '\0';
-			if (origin_host(out, h) == 0) {
-				strcpy(out, set);
-				for (n = strlen(out); n > 0 && out[n - 1] == '/'; n--)
-					out[n - 1] = '\0';
-				return 0;
-			}
+	if (set == NULL || *set == '\0')
+		return api_origin(out);
+	len = strlen(set);
+	path = strchr(set, '/');
+	if (path != NULL && path[1] == '/')  /* past the scheme's "//" */
+		path = strchr(path + 2, '/');
+	n = path != NULL ? (size_t)(path - set) : len;
+	if (len <= ORIGIN_MAX && (path == NULL || strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789._~/-") == strlen(path))) {
+		memcpy(out, set, n);
+		out[n] = '\0';
+		if (origin_host(out, h) == 0) {
+			memcpy(out, set, len + 1);
+			while (len > 0 && out[len - 1] == '/')
+				out[--len] = '\0';
+			return 0;
 		}
-		log_error("CONSENT_BASE_URL is not an http(s) URL of a host and a path; "
-		    "using the request's own");
 	}
-	if (host == NULL)
-		return -1;
-	plain = (https != NULL && strcasecmp(https, "off") == 0) ||
-	    ((https == NULL || *https == '\0') && scheme != NULL && strcmp(scheme, "http") == 0);
-	if (snprintf(out, ORIGIN_MAX + 1, "%s://%s", plain ? "http" : "https", host) > ORIGIN_MAX ||
-	    origin_host(out, h) != 0)
-		return -1;
-	return 0;
+	log_error("CONSENT_BASE_URL is not an http(s) URL of a host and a path; using the "
+	    "dashboard's own origin");
+	return api_origin(out);
 }
 
 /*
