@@ -71,19 +71,20 @@ ctl_store_failed(int rc, const char *key)
 }
 
 /* ADMIN.md 8: who made a change from the command line, "consentctl:" and
- * the system user's name (or uid): what published_by records. */
+ * the name of the process's user (its uid when the system has no name for
+ * it): the audit records' actor and the configs' publisher. */
 const char *
 ctl_actor(void)
 {
-	static char actor[96];
-	struct passwd *pw;
+	static char actor[AUDIT_ACTOR_MAX + 1];
+	const struct passwd *pw;
 
 	if (actor[0] == '\0') {
 		uid_t uid = geteuid();
 		if ((pw = getpwuid(uid)) != NULL && pw->pw_name != NULL && pw->pw_name[0] != '\0')
 			snprintf(actor, sizeof(actor), "consentctl:%.64s", pw->pw_name);
 		else
-			snprintf(actor, sizeof(actor), "consentctl:uid %lu", (unsigned long)uid);
+			snprintf(actor, sizeof(actor), "consentctl:%lu", (unsigned long)uid);
 	}
 	return actor;
 }

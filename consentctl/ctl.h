@@ -98,7 +98,8 @@ int ctl_store_failed(int rc, const char *key);
  * (reported). */
 struct store *ctl_store(struct ctl *c);
 /* Who makes changes from the command line (ADMIN.md 8): "consentctl:" and
- * the system user's name (static). */
+ * the name of the process's user (static): the audit records' actor and
+ * the configs' publisher. */
 const char *ctl_actor(void);
 
 /* ---- what the operator typed: 0, or EXIT_USAGE after the message ---- */

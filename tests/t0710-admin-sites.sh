@@ -174,6 +174,12 @@ ctl config publish shop "$T/v2.json" > /dev/null
 api GET sites/shop/configs
 expect_json '[.versions[].version]' '[2,1]' "newest first"
 check grep -q '^consentctl:' <(jq -r '.versions[0].by' "$T/body") "a version consentctl published names it"
+CTL_BY=$(jq -r '.versions[0].by' "$T/body")
+api GET "audit?site=shop"
+check test "$(jq -r '[.entries[] | select(.action == "config.publish" and .version == 2)][0].actor' "$T/body")" \
+    = "$CTL_BY" "as its audit record names it"
+check test "$(jq -r '[.entries[] | select(.action == "config.publish" and .version == 1)][0].actor' "$T/body")" \
+    = owner "the dashboard's publish is recorded with its version and account"
 
 api POST sites/shop/configs '{"restore":1}'
 expect_status 201 "restore: version 1 published again"
