@@ -7,7 +7,6 @@
 #include "admin/api_sites.h"
 #include "admin/publish.h"
 #include "base/limits.h"
-#include "base/log.h"
 #include "base/nitems.h"
 #include "config/defaults.h"
 #include "config/prepare.h"
@@ -195,11 +194,7 @@ route_configs_publish(struct api *a)
 	case PUBLISH_NOSITE:
 		api_site_failed(a, STORE_NOTFOUND);
 		goto out;
-	case PUBLISH_BUILD:
-		log_error("the built-in texts of this build do not match their hash %s (a build error)",
-		    defaults_hash());
-		/* FALLTHROUGH */
-	default:
+	default:  /* reported */
 		api_error(a, 500, "Internal server error");
 		goto out;
 	}

@@ -218,11 +218,17 @@ audit_body(struct api *a, const char *key, const char *action, const char *const
 
 /* ---- the routes ---- */
 
+/* The account's sites as the listing collects them. */
+struct own_sites {
+	struct api *a;
+	cJSON *rows;
+};
+
 /* store_row_fn: the sites the account has a role on, with it. */
 static int
 collect_own(const cJSON *row, void *arg)
 {
-	struct { struct api *a; cJSON *rows; } *c = arg;
+	struct own_sites *c = arg;
 	const cJSON *key = cJSON_GetObjectItemCaseSensitive(row, "key");
 	enum api_role role = cJSON_IsString(key) ? api_role(c->a, key->valuestring) : ROLE_NONE;
 	cJSON *copy;
@@ -241,7 +247,7 @@ collect_own(const cJSON *row, void *arg)
 void
 route_sites_list(struct api *a)
 {
-	struct { struct api *a; cJSON *rows; } c = { a, cJSON_CreateArray() };
+	struct own_sites c = { a, cJSON_CreateArray() };
 	int rc = c.rows != NULL ? store_site_list(a->st, collect_own, &c) : STORE_ERROR;
 
 	api_answer_rows(a, "sites", rc, c.rows);
@@ -322,8 +328,9 @@ route_sites_add(struct api *a)
 			goto out;
 		}
 	}
-	switch (store_site_add(a->st, key, ch.name, ch.free_tier != 0, ch.mau_cap_set ? ch.mau_cap
-	    : -1, hosts, n)) {
+	/* New sites are free unless the body says paid (free_tier -1: not given). */
+	switch (store_site_add(a->st, key, ch.name, ch.free_tier != 0,
+	    ch.mau_cap_set ? ch.mau_cap : -1, hosts, n)) {
 	case STORE_OK:
 		break;
 	case STORE_EXISTS:

@@ -93,8 +93,10 @@ publish_prepare(const cJSON *doc, struct publish *p, struct publish_check *why)
 	if (publish_check(doc, why) != 0)
 		return PUBLISH_INVALID;
 	if ((p->text = cJSON_PrintUnformatted(doc)) == NULL ||
-	    prepare_document(doc, &p->prep) == PREPARE_NOMEM)
-		return PUBLISH_NOMEM;
+	    prepare_document(doc, &p->prep) == PREPARE_NOMEM) {
+		log_error("out of memory");
+		return PUBLISH_FAILED;
+	}
 	return PUBLISH_OK;
 }
 
@@ -113,16 +115,17 @@ publish_record_builtin(struct store *st)
 	char *pieces = defaults_pieces(&len), sha[65];
 	enum publish_result rc = PUBLISH_FAILED;
 
-	if (pieces == NULL)
-		return PUBLISH_NOMEM;
-	if (hash_sha256_hex(pieces, len, sha) != 0) {
-		log_error("hashing the built-in texts failed");
-		goto out;
+	if (pieces == NULL) {
+		log_error("out of memory");
+		return PUBLISH_FAILED;
 	}
+	if (hash_sha256_hex(pieces, len, sha) != 0)
+		goto out;
 	/* A build whose embedded texts are not what its hash was taken of
 	 * would record texts under the wrong key. */
 	if (strcmp(sha, defaults_hash()) != 0) {
-		rc = PUBLISH_BUILD;
+		log_error("the built-in texts of this build do not match their hash %s "
+		    "(a build error)", defaults_hash());
 		goto out;
 	}
 	if (store_builtin_record(st, sha, pieces, len) == STORE_OK)

@@ -21,11 +21,10 @@
 enum publish_result {
 	PUBLISH_OK = 0,
 	PUBLISH_INVALID,   /* the document breaks CONTRACT 4: see struct publish_check */
-	PUBLISH_NOMEM,     /* memory ran out */
-	PUBLISH_BUILD,     /* this build's built-in texts are not what their hash
-	                    * (defaults_hash()) was taken of: a build error */
 	PUBLISH_NOSITE,    /* no site of that key */
-	PUBLISH_FAILED     /* the store or the hash failed (reported) */
+	PUBLISH_FAILED     /* reported on stderr: memory ran out, the store failed, or
+	                    * this build's built-in texts are not what their hash
+	                    * (defaults_hash()) was taken of (a build error) */
 };
 
 /* Why a document is invalid: configdoc_validate()'s message, and the path
@@ -49,7 +48,7 @@ struct publish {
 
 /*
  * Check doc (PUBLISH_INVALID, why filled), print it and prepare its
- * answers (PUBLISH_NOMEM): PUBLISH_OK with p filled.  Needs no store, so
+ * answers (PUBLISH_FAILED): PUBLISH_OK with p filled.  Needs no store, so
  * that an invalid document is refused before a database is opened.
  * Release p with publish_free() in every case.
  */
@@ -60,8 +59,7 @@ void publish_free(struct publish *p);
 /*
  * Record this build's built-in texts, then store p as the next version of
  * site key, published by publisher (store_config_publish()): PUBLISH_OK
- * with *version, or PUBLISH_NOMEM, PUBLISH_BUILD, PUBLISH_NOSITE,
- * PUBLISH_FAILED.
+ * with *version, PUBLISH_NOSITE or PUBLISH_FAILED.
  */
 enum publish_result publish_store(struct store *st, const char *key, const struct publish *p,
                                   const char *publisher, int64_t *version);
@@ -69,8 +67,7 @@ enum publish_result publish_store(struct store *st, const char *key, const struc
 /*
  * Record this build's built-in texts (builtin_texts, INSERT OR IGNORE,
  * docs/proof.md), checked against their hash first: what consentctl init
- * and migrate do, and every publish.  PUBLISH_OK, PUBLISH_NOMEM,
- * PUBLISH_BUILD or PUBLISH_FAILED.
+ * and migrate do, and every publish.  PUBLISH_OK or PUBLISH_FAILED.
  */
 enum publish_result publish_record_builtin(struct store *st);
 
