@@ -39,6 +39,8 @@ static const struct option {
 	{"--to", OPT_TO, 1},
 	{"--site", OPT_SITE, 1},
 	{"--no-site", OPT_NO_SITE, 0},
+	{"--role", OPT_ROLE, 1},
+	{"--password-stdin", OPT_PASSWORD_STDIN, 0},
 };
 
 /* ---- messages ---- */
@@ -275,6 +277,20 @@ static const struct command commands[] = {
 	    "audit seal", NULL, 0},
 	{"audit", "verify", 0, OPT_SITE | OPT_JSON, STORE_READ, cmd_audit_verify,
 	    "audit verify [--site KEY] [--json]", NULL, 0},
+	{"user", "add", 1, OPT_ROLE | OPT_SITE | OPT_PASSWORD_STDIN | OPT_JSON, STORE_WRITE,
+	    cmd_user_add,
+	    "user add NAME --role owner|editor|viewer [--site KEY] [--password-stdin] [--json]",
+	    "user.add", 0},
+	{"user", "list", 0, OPT_JSON, STORE_READ, cmd_user_list,
+	    "user list [--json]", NULL, 0},
+	{"user", "remove", 1, 0, STORE_WRITE, cmd_user_remove,
+	    "user remove NAME", "user.remove", 0},
+	{"user", "reset-password", 1, OPT_JSON, STORE_WRITE, cmd_user_reset_password,
+	    "user reset-password NAME [--json]", "user.reset_password", 0},
+	{"user", "reset-2fa", 1, OPT_JSON, STORE_WRITE, cmd_user_reset_2fa,
+	    "user reset-2fa NAME [--json]", "user.reset_2fa", 0},
+	{"user", "role", 1, OPT_ROLE | OPT_SITE, STORE_WRITE, cmd_user_role,
+	    "user role NAME --role owner|editor|viewer|none [--site KEY]", "user.role", 0},
 };
 #define NCOMMANDS (nitems(commands))
 
@@ -370,6 +386,7 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		case OPT_HEAD: c->head = val; break;
 		case OPT_FROM: c->from = val; break;
 		case OPT_TO: c->to = val; break;
+		case OPT_ROLE: c->role = val; break;
 		case OPT_SITE: c->site = val; break;
 		case OPT_DOMAIN: c->domains[c->ndomains++] = val; break;
 		}

@@ -43,6 +43,8 @@ enum {
 	OPT_TO = 1 << 15,
 	OPT_SITE = 1 << 16,
 	OPT_NO_SITE = 1 << 17,
+	OPT_ROLE = 1 << 18,
+	OPT_PASSWORD_STDIN = 1 << 19,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -55,7 +57,8 @@ struct ctl {
 	const char *name, *tier, *mau_cap, *since, *until, *format;
 	const char *retention, *anon_id, *head;
 	const char *from, *to;  /* migrate's databases */
-	const char *site;     /* --site KEY (audit list, verify) */
+	const char *site;     /* --site KEY (audit list and verify, user add and role) */
+	const char *role;     /* --role (user add, user role) */
 	const char **domains; /* every --domain, in order */
 	size_t ndomains;
 	struct store *st;
@@ -222,6 +225,13 @@ int cmd_migrate(struct ctl *c);
 int cmd_audit_list(struct ctl *c);
 int cmd_audit_seal(struct ctl *c);
 int cmd_audit_verify(struct ctl *c);
+/* ctl_users.c: the dashboard's accounts. */
+int cmd_user_add(struct ctl *c);
+int cmd_user_list(struct ctl *c);
+int cmd_user_remove(struct ctl *c);
+int cmd_user_reset_password(struct ctl *c);
+int cmd_user_reset_2fa(struct ctl *c);
+int cmd_user_role(struct ctl *c);
 
 /* Seal every unsealed entry of the site (ctl_seal.c): init and purge too;
  * *sealed (may be NULL) receives how many.  EXIT_OK or EXIT_FAIL

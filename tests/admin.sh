@@ -19,7 +19,8 @@
 #                      POST session; on 200 COOKIE and CSRF are the new session's
 #   expect_api_headers DESC    ADMIN.md 4's headers on the last answer
 #   ADMIN_PROG         admin (default), or ../tests/admin-clock (the test
-#                      clock: CONSENT_TEST_NOW, passed on when set)
+#                      clock: CONSENT_TEST_NOW, passed on when set, as is
+#                      CONSENT_DATA_DIR: the setup token's directory on PostgreSQL)
 
 ADMIN_HOST=dash.example.test
 ADMIN_ORIGIN=https://$ADMIN_HOST
@@ -47,6 +48,7 @@ api() {
 	    ${COOKIE:+HTTP_COOKIE="__Host-consent_admin=$COOKIE"} \
 	    ${CSRF:+HTTP_X_CSRF_TOKEN="$CSRF"} \
 	    ${CONSENT_TEST_NOW:+CONSENT_TEST_NOW="$CONSENT_TEST_NOW"} \
+	    ${CONSENT_DATA_DIR:+CONSENT_DATA_DIR="$CONSENT_DATA_DIR"} \
 	    ${_vars[@]+"${_vars[@]}"} "$_m" "$ADMIN_PROG" "$_q" "$_body"
 }
 

@@ -42,7 +42,7 @@ check test -s "$T/usage" "consentctl --help prints the usage"
 commands() {
 	sed -n 's/^  consentctl //p' "$1" | awk '{
 		w = $1
-		if ($2 ~ /^[a-z][a-z-]*$/) w = w " " $2
+		if ($2 ~ /^[a-z][a-z0-9-]*$/) w = w " " $2
 		print w
 	}' | sort -u
 }
@@ -56,7 +56,7 @@ cmd_items() { # the ".It Cm" lines of the Commands list of consentctl.8
 }
 cmd_items | awk '{
 	w = $3
-	if ($4 ~ /^[a-z][a-z-]*$/) w = w " " $4
+	if ($4 ~ /^[a-z][a-z0-9-]*$/) w = w " " $4
 	print w
 }' | sort -u > "$T/named"
 missing=$(comm -23 "$T/have" "$T/named" | paste -sd, -)
@@ -79,7 +79,7 @@ check test -z "$extra" "consentctl(8) names no option consentctl lacks${extra:+ 
 # no other.
 bad=
 while IFS= read -r line; do
-	cmd=$(printf '%s\n' "$line" | awk '{ w = $1; if ($2 ~ /^[a-z][a-z-]*$/) w = w " " $2; print w }')
+	cmd=$(printf '%s\n' "$line" | awk '{ w = $1; if ($2 ~ /^[a-z][a-z0-9-]*$/) w = w " " $2; print w }')
 	want=$(printf '%s\n' "$line" | grep -o -- '--[a-z][a-z-]*' | sort -u | paste -sd' ' -)
 	item=$(cmd_items | awk -v c=".It Cm $cmd" 'index($0, c " ") == 1 || $0 == c')
 	got=$(printf '%s\n' "$item" | grep -o -- 'Fl -[a-z][a-z-]*' | sed 's/^Fl -/--/' | sort -u | paste -sd' ' -)

@@ -73,6 +73,10 @@ expect_error 404 "Not found"
 COOKIE= api GET session
 expect_error 401 "Not signed in"
 check test ! -e "$TOKEN_FILE" "no token file once an account exists"
+echo stale > "$TOKEN_FILE"
+api GET setup
+expect_error 404 "Not found"
+check test ! -e "$TOKEN_FILE" "a token file left once an account exists is deleted (consentctl user add)"
 
 # --- ADMIN.md 2: signing in -------------------------------------------------------
 sign_in owner "$PW" 000000
@@ -239,7 +243,39 @@ later
 sign_in so Siteowner-pass-7w
 expect_error 401 "Invalid credentials"
 
+SO_COOKIE=$COOKIE SO_CSRF=$CSRF
+
+# A new password with the one-time code `consentctl user reset-password` prints.
+RESET=$(ctl user reset-password so --json | jq -r .reset_code)
+check test -n "$RESET" "consentctl user reset-password prints a code"
+reset_body() { jq -cn --arg u "$1" --arg c "$2" --arg n "$3" '{username: $u, code: $c, new: $n}'; }
+COOKIE= CSRF=
+later
+api POST account/reset "$(reset_body so "x$RESET" Siteowner-new-8r2q)"
+expect_error 401 "Invalid credentials"
+later
+api POST account/reset "$(reset_body nobody "$RESET" Siteowner-new-8r2q)"
+expect_error 401 "Invalid credentials"
+api POST account/reset "$(reset_body so "$RESET" short)"
+expect_status 400 "a reset to a password under the policy is refused"
+later
+api CONTENT_TYPE=text/plain POST account/reset "$(reset_body so "$RESET" Siteowner-new-8r2q)"
+expect_error 415 "Content-Type must be application/json"
+api POST account/reset "$(reset_body so "$RESET" Siteowner-new-8r2q)"
+expect_status 200 "POST account/reset with the code sets the password"
+COOKIE=$SO_COOKIE CSRF=$SO_CSRF api GET session
+expect_error 401 "Not signed in"
+later
+api POST account/reset "$(reset_body so "$RESET" Siteowner-new-9t3w)"
+expect_error 401 "Invalid credentials"
+later
+sign_in so Siteowner-new-8r2q "$(totp "$SO_SECRET")"
+expect_status 200 "the new password signs in (the factor still asked)"
+
 COOKIE=$OWNER_COOKIE CSRF=$OWNER_CSRF
+later
+api POST session/reauth "$(jq -cn --arg p "$PW" --arg c "$(totp "$SECRET")" '{password: $p, totp: $c}')"
+expect_status 200 "the owner re-authenticates (more than 5 minutes passed)"
 api PATCH users/ed '{"roles":{"demo":"viewer"}}'
 expect_status 200 "PATCH users/{name} changes the roles"
 api PATCH users/owner '{"roles":{"demo":"owner"}}'
@@ -258,7 +294,7 @@ expect_error 401 "Invalid credentials"
 COOKIE=$OWNER_COOKIE CSRF=$OWNER_CSRF
 api GET "audit?limit=200"
 expect_status 200 "GET audit for an owner of every site"
-for a in setup session.signin session.signout account.password account.session_end user.add user.change user.remove; do
+for a in setup session.signin session.signout account.password account.session_end account.reset user.add user.change user.remove; do
 	check jq -e --arg a "$a" '[.entries[] | select(.action == $a)] | length > 0' "$T/body" "the audit trail holds $a"
 done
 check jq -e '[.entries[] | select(.action == "setup")][0].actor == "owner"' "$T/body" \

@@ -7,7 +7,6 @@ PW=Owner-pass-9x7kq!
 if store_is_postgres; then
 	# The setup token's folder: no database file to put it beside.
 	export CONSENT_DATA_DIR=$T
-	CGI_EXTRA=(CONSENT_DATA_DIR="$T")
 	ctl init > /dev/null
 fi
 admin_setup owner "$PW" || exit 1

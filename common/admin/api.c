@@ -1,8 +1,10 @@
 /* api.c: the dashboard's dispatcher: the route, the setup gate, the session, every request's checks, the answer. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "admin/api.h"
 #include "admin/install.h"
@@ -21,8 +23,7 @@ enum {
 	R_SETUP = 1 << 1,     /* answers only while no account exists */
 	R_OWNER_ALL = 1 << 2, /* an owner of every site ("*") */
 	R_REAUTH = 1 << 3,    /* authenticated within API_REAUTH_SECONDS */
-	R_BIG = 1 << 4,       /* a body up to API_BODY_BIG_MAX */
-	R_INSTALL = 1 << 5    /* creates or upgrades the database first */
+	R_BIG = 1 << 4        /* a body up to API_BODY_BIG_MAX */
 };
 
 struct route {
@@ -34,9 +35,9 @@ struct route {
 
 /* Every route of docs/admin-api.md, which is the list the tests walk. */
 static const struct route routes[] = {
-	{ API_GET, "setup", R_SETUP | R_INSTALL, route_setup_get },
-	{ API_POST, "setup", R_SETUP | R_INSTALL, route_setup_post },
-	{ API_POST, "session", R_INSTALL, route_session_post },
+	{ API_GET, "setup", R_SETUP, route_setup_get },
+	{ API_POST, "setup", R_SETUP, route_setup_post },
+	{ API_POST, "session", 0, route_session_post },
 	{ API_GET, "session", R_SESSION, route_session_get },
 	{ API_DELETE, "session", R_SESSION, route_session_delete },
 	{ API_POST, "session/reauth", R_SESSION, route_session_reauth },
@@ -538,16 +539,24 @@ read_body(struct api *a, const struct route *r)
 /*
  * While no account exists, only the setup routes answer (ADMIN.md 3), and
  * the setup token's file is made if missing; once one exists, they are
- * 404.  A database that cannot be counted (missing tables: older than
- * the dashboard) has no account.  0 to go on, or -1 with the answer sent.
+ * 404.  A database that cannot be counted (a new file, or one older than
+ * the dashboard's tables) has no account: the setup routes create or
+ * upgrade it first (admin_install), as `consentctl init` would.  0 to go
+ * on, or -1 with the answer sent.
  */
 static int
 setup_gate(struct api *a, const struct route *r)
 {
 	int64_t n = 0;
 
-	if (store_account_count(a->st, &n) != STORE_OK)
+	if (store_account_count(a->st, &n) != STORE_OK) {
 		n = 0;
+		if ((r->flags & R_SETUP) && (admin_install(a->st, &a->upgraded) != 0 ||
+		    store_account_count(a->st, &n) != STORE_OK)) {
+			api_error(a, 500, "Internal server error");
+			return -1;
+		}
+	}
 	if (n == 0) {
 		if (setup_token_ensure(NULL) != 0 && (r->flags & R_SETUP)) {
 			api_error(a, 500, "Internal server error");
@@ -559,10 +568,30 @@ setup_gate(struct api *a, const struct route *r)
 		return -1;
 	}
 	if (r->flags & R_SETUP) {
+		/* An account made otherwise (consentctl user add) leaves it. */
+		setup_token_remove(NULL);
 		api_error(a, 404, "Not found");
 		return -1;
 	}
 	return 0;
+}
+
+/* The store, for the setup routes created when missing; a database file
+ * that does not exist yet, for any other route, means setup is required.
+ * 0, or -1 with the answer sent. */
+static int
+open_store(struct api *a, const struct route *r)
+{
+	const char *path = store_default_path();
+
+	if (store_acquire(&a->st, (r->flags & R_SETUP) ? STORE_CREATE : STORE_WRITE) == STORE_OK)
+		return 0;
+	a->st = NULL;
+	if (!store_is_conninfo(path) && access(path, F_OK) != 0 && errno == ENOENT)
+		api_error(a, 404, "Setup required");
+	else
+		api_error(a, 500, "Internal server error");
+	return -1;
 }
 
 /* docs/admin-api.md "Every request", in its order; then the handler. */
@@ -574,16 +603,7 @@ dispatch(struct api *a)
 
 	if ((r = find_route(a)) == NULL)
 		return;
-	if (store_acquire(&a->st, (r->flags & R_INSTALL) ? STORE_CREATE : STORE_WRITE) != STORE_OK) {
-		a->st = NULL;
-		api_error(a, 500, "Internal server error");
-		return;
-	}
-	if ((r->flags & R_INSTALL) && admin_install(a->st, &a->upgraded) != 0) {
-		api_error(a, 500, "Internal server error");
-		return;
-	}
-	if (setup_gate(a, r) != 0)
+	if (open_store(a, r) != 0 || setup_gate(a, r) != 0)
 		return;
 	if (r->flags & R_SESSION) {
 		if ((rc = load_session(a)) < 0) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "admin/api.h"
+#include "admin/install.h"
 #include "admin/password.h"
 #include "admin/setup_token.h"
 #include "admin/throttle.h"
@@ -441,7 +442,11 @@ route_session_post(struct api *a)
 	switch (credentials(a, field(a, "username"), field(a, "password"), field(a, "totp"), 1,
 	    &acc)) {
 	case CRED_OK:
-		session_start(a, &acc);
+		/* ADMIN.md 3: the next sign-in upgrades an older database. */
+		if (admin_install(a->st, &a->upgraded) != 0)
+			api_error(a, 500, "Internal server error");
+		else
+			session_start(a, &acc);
 		break;
 	case CRED_ENROL:
 		enrol(a, &acc);

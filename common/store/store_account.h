@@ -23,10 +23,11 @@
  * where documented, STORE_ERROR (reported on stderr).
  *
  * Roles name a site by its key text (sites.site_key), or "*" for every
- * site.  A role is added only for a site that exists or "*"; if a site
- * ever goes, its roles stay and grant nothing (a site that does not exist
- * is not found whatever the role), and store_account_set_roles() drops
- * them at the account's next change of roles.
+ * site; a role is added only for a site that exists or "*" (else
+ * STORE_NOTFOUND).  No command or route removes a site; should one ever,
+ * its roles would stay and grant nothing (a site that does not exist is
+ * not found whatever the role), and that key would have to leave the
+ * object given to store_account_set_roles().
  */
 
 #include <stddef.h>
@@ -89,7 +90,8 @@ int store_account_list(struct store *st, store_row_fn fn, void *arg);
  * sessions (its sign-in attempts stay): STORE_OK or STORE_NOTFOUND. */
 int store_account_remove(struct store *st, const char *name);
 /*
- * Set the password (phc, a PHC string) at now, in one transaction: its
+ * Set the password (phc, a PHC string; NULL: none, until a reset code
+ * sets one) at now, in one transaction: its
  * reset codes go, and every session of the account but keep_hash's (the
  * token hash of the session that made the change; NULL: all of them)
  * ends.  STORE_OK or STORE_NOTFOUND.
@@ -114,8 +116,8 @@ int store_account_reset_2fa(struct store *st, const char *name, const char *totp
  * statement: the step is stored as the last accepted and the factor
  * confirmed only if no step at or after it was accepted before.
  * STORE_OK accepted; STORE_EXISTS replayed (a step at or before the last
- * accepted: the caller answers as for a wrong code); STORE_NOTFOUND no
- * such account.  The caller verifies the code first (totp_verify with
+ * accepted: the caller answers as for a wrong code), or the account has
+ * no factor; STORE_NOTFOUND no such account.  The caller verifies the code first (totp_verify with
  * store_account's totp_last_step), then calls this: of two requests with
  * the same code only one gets STORE_OK.
  */
@@ -131,7 +133,9 @@ int store_account_recovery_left(struct store *st, const char *name, int64_t *n);
 
 /*
  * A one-time reset code (consentctl user add without a password, user
- * reset-password): hash its SHA-256 hex, valid until expires (exclusive).
+ * reset-password): hash the lower-case hex SHA-256 of the code's text
+ * (token_hash() of a token_new() code, as consentctl makes them), valid
+ * while now < expires.
  * It replaces any earlier code of the account.  STORE_OK or STORE_NOTFOUND.
  */
 int store_reset_add(struct store *st, const char *name, const char *hash, int64_t expires);

@@ -554,9 +554,10 @@ pg_store_account_purge(struct store *st, int64_t now)
 	static const char *const sql[] = {
 		"DELETE FROM admin_signins WHERE at < $1::bigint",
 		"DELETE FROM admin_sessions WHERE created_at < $1::bigint",
-		"DELETE FROM admin_reset_codes WHERE expires <= $2::bigint",
+		"DELETE FROM admin_reset_codes WHERE expires <= $1::bigint",
 	};
 	char t[2][24];
+	/* The first two statements' cutoff, then the third's (now). */
 	const char *const p[] = {pg_int_text(t[0], now - STORE_ACCOUNT_KEEP),
 	                         pg_int_text(t[1], now)};
 	int rc = STORE_OK;
@@ -564,6 +565,6 @@ pg_store_account_purge(struct store *st, int64_t now)
 	if (pg_begin(st, "") != 0)
 		return STORE_ERROR;
 	for (size_t i = 0; rc == STORE_OK && i < nitems(sql); i++)
-		rc = pg_change(st, sql[i], i < 2 ? 1 : 2, p, NULL, "account purge");
+		rc = pg_change(st, sql[i], 1, i < 2 ? p : p + 1, NULL, "account purge");
 	return finish(st, rc);
 }

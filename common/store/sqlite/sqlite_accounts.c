@@ -70,21 +70,34 @@ run(struct store *st, int64_t *changed, const char *what, const char *sql, const
 		(rc) = STORE_NOTFOUND; \
 } while (0)
 
+/* The integer sql answers first (prep's arguments) into *v:
+ * STORE_OK, STORE_NOTFOUND when it gives no row, STORE_ERROR. */
+static int
+int64_of(struct store *st, int64_t *v, const char *what, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *q = NULL;
+	va_list ap;
+	int rc;
+
+	va_start(ap, types);
+	rc = vprep(st, sql, &q, types, ap);
+	va_end(ap);
+	if (rc != 0)
+		return STORE_ERROR;
+	rc = sqlite_step_int64(st, q, v, what);
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* Whether the account exists (inside the caller's transaction, if any):
  * STORE_OK, STORE_NOTFOUND, STORE_ERROR. */
 static int
 account_exists(struct store *st, const char *name)
 {
-	static const char sql[] = "SELECT 1 FROM admin_accounts WHERE name = ?1";
-	sqlite3_stmt *q = NULL;
 	int64_t one;
-	int rc;
 
-	if (prep(st, sql, &q, "t", name) != 0)
-		return STORE_ERROR;
-	rc = sqlite_step_int64(st, q, &one, "account");
-	sqlite3_finalize(q);
-	return rc;
+	return int64_of(st, &one, "account", "SELECT 1 FROM admin_accounts WHERE name = ?1", "t",
+	    name);
 }
 
 /* The roles (an object) added to the account, inside the caller's
@@ -92,7 +105,6 @@ account_exists(struct store *st, const char *name)
 static int
 roles_add(struct store *st, const char *name, const cJSON *roles)
 {
-	static const char site[] = "SELECT 1 FROM sites WHERE site_key = ?1";
 	static const char add[] =
 	    "INSERT INTO admin_roles (account, site_key, role) VALUES (?1, ?2, ?3)";
 	const cJSON *r;
@@ -103,17 +115,10 @@ roles_add(struct store *st, const char *name, const cJSON *roles)
 		return STORE_ERROR;
 	}
 	cJSON_ArrayForEach(r, roles) {
-		if (strcmp(r->string, "*") != 0) {
-			sqlite3_stmt *q = NULL;
-			int64_t one;
+		int64_t id;
 
-			if (prep(st, site, &q, "t", r->string) != 0)
-				return STORE_ERROR;
-			rc = sqlite_step_int64(st, q, &one, "role's site");
-			sqlite3_finalize(q);
-			if (rc != STORE_OK)
-				return rc;
-		}
+		if (strcmp(r->string, "*") != 0 && (rc = sqlite_site_id(st, r->string, &id)) != STORE_OK)
+			return rc;
 		if ((rc = run(st, NULL, "role add", add, "ttt", name, r->string,
 		    r->valuestring)) != STORE_OK)
 			return rc;
@@ -228,14 +233,7 @@ out:
 int
 sqlite_store_account_count(struct store *st, int64_t *n)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (prep(st, "SELECT count(*) FROM admin_accounts", &q, "") != 0)
-		return STORE_ERROR;
-	rc = sqlite_step_int64(st, q, n, "account count");
-	sqlite3_finalize(q);
-	return rc;
+	return int64_of(st, n, "account count", "SELECT count(*) FROM admin_accounts", "");
 }
 
 static const struct store_column account_columns[] = { ACCOUNT_COLUMN_LIST };
@@ -379,14 +377,8 @@ sqlite_store_account_recovery_left(struct store *st, const char *name, int64_t *
 	    "SELECT (SELECT count(*) FROM admin_recovery_codes c"
 	    "  WHERE c.account = a.name AND c.used_at IS NULL)"
 	    " FROM admin_accounts a WHERE a.name = ?1";
-	sqlite3_stmt *q = NULL;
-	int rc;
 
-	if (prep(st, sql, &q, "t", name) != 0)
-		return STORE_ERROR;
-	rc = sqlite_step_int64(st, q, n, "recovery codes left");
-	sqlite3_finalize(q);
-	return rc;
+	return int64_of(st, n, "recovery codes left", sql, "t", name);
 }
 
 int
