@@ -1,9 +1,7 @@
 /* ctl_audit.c: consentctl audit list, seal and verify, and the records consentctl writes of its own changes (ADMIN.md 8). */
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "admin/audit.h"
 #include "base/nitems.h"
@@ -22,30 +20,15 @@ ctl_audit_set(struct ctl *c, const char *name, cJSON *value)
 	return ctl_say(EXIT_FAIL, "out of memory");
 }
 
-/* "consentctl:" and the name of the process's user (its uid when the
- * system has no name for it). */
-static void
-actor_name(char out[AUDIT_ACTOR_MAX + 1])
-{
-	uid_t uid = geteuid();
-	const struct passwd *pw = getpwuid(uid);
-
-	if (pw != NULL && pw->pw_name != NULL && pw->pw_name[0] != '\0')
-		snprintf(out, AUDIT_ACTOR_MAX + 1, "consentctl:%.64s", pw->pw_name);
-	else
-		snprintf(out, AUDIT_ACTOR_MAX + 1, "consentctl:%lu", (unsigned long)uid);
-}
-
 int
 ctl_audit(struct ctl *c, const char *site, const char *action, const cJSON *detail,
           int64_t version)
 {
-	char actor[AUDIT_ACTOR_MAX + 1], *text = NULL;
+	char *text = NULL;
 	int rc = STORE_ERROR;
 
-	actor_name(actor);
 	if (detail == NULL || (text = cJSON_PrintUnformatted(detail)) != NULL)
-		rc = store_audit_add(c->st, actor, site, action, text, version);
+		rc = store_audit_add(c->st, ctl_actor(), site, action, text, version);
 	free(text);
 	if (rc == STORE_OK)
 		return EXIT_OK;

@@ -109,6 +109,8 @@ else
 fi
 check test "$(db 'SELECT count(*) FROM consent_log WHERE gpc IS NULL')" = 40 "old entries: gpc NULL (not recorded)"
 check test "$(db 'SELECT count(*) FROM config_answers WHERE config_id = 1')" -gt 0 "init prepared the published version"
+check test "$(db "SELECT count(*) FROM pragma_table_info('configs') WHERE name = 'published_by'"):$(db 'SELECT count(*) FROM configs WHERE published_by IS NULL')" = 1:1 \
+    "configs has published_by (5), NULL for the version published before"
 
 # PostgreSQL: the upgraded rows into the test database, with the seals of
 # version 4 (its built-in texts are this build's: the test database has

@@ -49,7 +49,21 @@ static const struct route routes[] = {
 	{ API_PATCH, "users/{name}", R_SESSION | R_OWNER_ALL | R_REAUTH, route_user_patch },
 	{ API_DELETE, "users/{name}", R_SESSION | R_OWNER_ALL | R_REAUTH, route_user_delete },
 	{ API_GET, "audit", R_SESSION, route_audit_list },
-	/* api_sites.c and api_configs.c: the site routes. */
+	/* api_sites.c and api_configs.c: the site routes (the role on the
+	 * site is the handler's api_need(): it depends on the fields). */
+	{ API_GET, "sites", R_SESSION, route_sites_list },
+	{ API_POST, "sites", R_SESSION | R_OWNER_ALL, route_sites_add },
+	{ API_GET, "sites/{key}", R_SESSION, route_site_get },
+	{ API_PATCH, "sites/{key}", R_SESSION, route_site_patch },
+	{ API_POST, "sites/{key}/pause", R_SESSION, route_site_pause },
+	{ API_POST, "sites/{key}/resume", R_SESSION, route_site_resume },
+	{ API_GET, "sites/{key}/domains", R_SESSION, route_domains_list },
+	{ API_POST, "sites/{key}/domains", R_SESSION, route_domains_add },
+	{ API_DELETE, "sites/{key}/domains", R_SESSION, route_domains_remove },
+	{ API_GET, "sites/{key}/configs", R_SESSION, route_configs_list },
+	{ API_POST, "sites/{key}/configs", R_SESSION | R_BIG, route_configs_publish },
+	{ API_GET, "sites/{key}/configs/{version}", R_SESSION, route_config_get },
+	{ API_POST, "sites/{key}/preview", R_SESSION | R_BIG, route_preview },
 };
 
 static const char *const method_names[] = {
@@ -371,6 +385,13 @@ load_session(struct api *a)
 	store_account_clear(&acc);
 	a->authenticated_at = (time_t)s.authenticated_at;
 	return 1;
+}
+
+int
+api_origin(char out[ORIGIN_MAX + 1])
+{
+	return api_own_origin(http_env("HTTP_HOST"), http_env("HTTPS"), http_env("REQUEST_SCHEME"),
+	    out);
 }
 
 /* ADMIN.md 4: the same-origin checks (api_same_origin).  0, or -1 with

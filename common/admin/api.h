@@ -86,6 +86,12 @@ int api_answer_rows(struct api *a, const char *name, int rc, cJSON *rows);
  * own or validated (no CR, LF or NUL: refused with -1). */
 int api_header(struct api *a, const char *name, const char *value);
 
+/* The dashboard's own origin, from the server's variables
+ * (api_own_origin() of HTTP_HOST, HTTPS, REQUEST_SCHEME): the Origin a
+ * request must carry, and the script tag's base (api_sites.c).  0, or
+ * -1 (out is then empty). */
+int api_origin(char out[ORIGIN_MAX + 1]);
+
 /* The account's role on site key ("*" roles count for every site). */
 enum api_role api_role(const struct api *a, const char *key);
 /* Whether the account is owner of every site ("*": owner). */
