@@ -283,7 +283,8 @@ route_setup_get(struct api *a)
 
 	if (o == NULL || setup_token_path(NULL, path) != 0 ||
 	    cJSON_AddTrueToObject(o, "needed") == NULL ||
-	    cJSON_AddStringToObject(o, "token_file", path) == NULL) {
+	    cJSON_AddStringToObject(o, "token_file", path) == NULL ||
+	    (a->upgraded && cJSON_AddTrueToObject(o, "upgraded") == NULL)) {
 		cJSON_Delete(o);
 		api_error(a, 500, "Internal server error");
 		return;

@@ -1,12 +1,10 @@
 /* install.c: the dashboard's first run and upgrades, over store_init(). */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "admin/install.h"
-#include "base/hash.h"
+#include "admin/publish.h"
 #include "base/log.h"
-#include "config/defaults.h"
 #include "config/prepare.h"
 #include "store/store_admin.h"
 
@@ -30,24 +28,6 @@ release_one(void *arg, struct store_prepared *out)
 {
 	prepare_free(arg);
 	memset(out, 0, sizeof(*out));
-}
-
-/* The built-in texts of this build, recorded under their hash (receipts). */
-static int
-record_builtin(struct store *st)
-{
-	size_t len;
-	char *pieces = defaults_pieces(&len), sha[65];
-	int rc = STORE_ERROR;
-
-	if (pieces == NULL)
-		return STORE_ERROR;
-	if (hash_sha256_hex(pieces, len, sha) == 0 && strcmp(sha, defaults_hash()) == 0)
-		rc = store_builtin_record(st, sha, pieces, len);
-	else
-		log_error("the built-in texts of this build do not match their hash");
-	free(pieces);
-	return rc;
 }
 
 int
@@ -77,7 +57,7 @@ admin_install(struct store *st, int *upgraded)
 	memset(&prep, 0, sizeof(prep));
 	rc = store_config_prepare_live(st, &p);
 	prepare_free(&prep);
-	if (rc != STORE_OK || record_builtin(st) != STORE_OK)
+	if (rc != STORE_OK || publish_record_builtin(st) != PUBLISH_OK)
 		return -1;
 	*upgraded = from > 0;
 	return 0;
