@@ -294,9 +294,9 @@ route_setup_get(struct api *a)
 
 /*
  * ADMIN.md 3: the first owner, with the token from the file.  The file is
- * deleted before the account is made, so that of two requests with the
- * token only the one that deleted it goes on; should the account then
- * fail, the next request makes a new file.
+ * deleted before the account is made (setup_token_claim), so that of two
+ * requests with the token only the one that deleted it goes on; should
+ * the account then fail, the next request makes a new file.
  */
 void
 route_setup_post(struct api *a)
@@ -326,7 +326,7 @@ route_setup_post(struct api *a)
 		api_error(a, 500, "Internal server error");
 		goto out;
 	}
-	if (!setup_token_check(NULL, field(a, "token")) || setup_token_remove(NULL) != 0) {
+	if (!setup_token_check(NULL, field(a, "token")) || setup_token_claim(NULL) != 0) {
 		api_error(a, 403, "Invalid setup token");
 		goto out;
 	}

@@ -206,6 +206,10 @@ route_user_patch(struct api *a)
 	pw = cJSON_GetStringValue(valid_get(a->body, "password"));
 	reset = valid_get(a->body, "reset_2fa");
 	keep = strcmp(name, a->user) == 0 ? a->session_hash : NULL;
+	if (roles == NULL && pw == NULL && !cJSON_IsTrue(reset)) {
+		api_error(a, 400, "roles, password or reset_2fa is required");
+		return;
+	}
 	if (roles != NULL && roles_ok(a, roles) != 0)
 		return;
 	if (pw != NULL && (e = password_check(pw)) != PASSWORD_OK) {

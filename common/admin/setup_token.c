@@ -125,3 +125,18 @@ setup_token_remove(const char *db)
 	}
 	return 0;
 }
+
+int
+setup_token_claim(const char *db)
+{
+	char path[SETUP_TOKEN_PATH_MAX];
+
+	if (setup_token_path(db, path) != 0)
+		return -1;
+	if (unlink(path) != 0) {
+		if (errno != ENOENT)
+			log_error("cannot delete %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

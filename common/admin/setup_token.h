@@ -40,7 +40,12 @@ int setup_token_prepare(struct store *st, const char *db);
  * or 0 (no file, an unreadable one, or another token). */
 int setup_token_check(const char *db, const char *given);
 
-/* Delete the file once setup succeeded: 0, or -1 (logged). */
+/* Delete the file if it is there (an account exists): 0, or -1 (logged). */
 int setup_token_remove(const char *db);
+
+/* Take the token for one setup: delete its file, 0 only for the caller
+ * whose unlink() removed it, so that of two requests with the token only
+ * one goes on; -1 when it was gone already (or cannot be deleted). */
+int setup_token_claim(const char *db);
 
 #endif
