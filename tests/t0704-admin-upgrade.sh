@@ -35,6 +35,22 @@ expect_json .upgraded true "says it upgraded the database"
 check test "$(db 'PRAGMA user_version')" = "$want" "to the schema's version"
 check test "$(db "SELECT count(*) FROM sqlite_master WHERE name = 'admin_accounts'")" = 1 "with the account tables"
 check test "$(db "SELECT count(*) FROM sites WHERE site_key = 'demo'")" = 1 "keeping its sites"
+
+# Four setups at once with the right token: one owner, whichever wins.
+token=$(cat "$T/.consent-setup-token")
+for i in 1 2 3 4; do
+	printf '{"token":"%s","username":"racer%s","password":"%s"}' "$token" "$i" "$PW" > "$T/race$i"
+	env -i CONSENT_DB="$CONSENT_DB" REQUEST_METHOD=POST PATH_INFO=/setup HTTPS=on \
+	    HTTP_HOST=$ADMIN_HOST CONTENT_TYPE=application/json \
+	    CONTENT_LENGTH="$(wc -c < "$T/race$i")" "$BUILD/cgi-bin/admin" < "$T/race$i" > "$T/race$i.out" &
+done
+wait
+check test "$(grep -l '^Status: 201' "$T"/race?.out | wc -l)" = 1 "four setups at once with the token: one 201"
+check test "$(db 'SELECT count(*) FROM admin_accounts')" = 1 "and one account"
+db "DELETE FROM admin_accounts"   # start again for the rest
+api GET setup
+expect_status 200 "with no account left, setup is open again"
+check test -s "$T/.consent-setup-token" "with a new token"
 admin_setup owner "$PW" || exit 1
 expect_json .upgraded null "the sign-in after it upgrades nothing more"
 
