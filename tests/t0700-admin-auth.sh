@@ -271,6 +271,7 @@ expect_error 401 "Invalid credentials"
 later
 sign_in so Siteowner-new-8r2q "$(totp "$SO_SECRET")"
 expect_status 200 "the new password signs in (the factor still asked)"
+SO_COOKIE=$COOKIE SO_CSRF=$CSRF
 
 COOKIE=$OWNER_COOKIE CSRF=$OWNER_CSRF
 later
@@ -284,6 +285,19 @@ api DELETE users/owner
 expect_error 409 "The last owner of every site cannot lose that role"
 api DELETE users/nobody
 expect_error 404 "User not found"
+api PATCH users/so '{}'
+expect_status 400 "PATCH users/{name} with nothing to change"
+
+# A second factor reset ends the account's sessions; its owner enrols anew.
+api PATCH users/so '{"reset_2fa":true}'
+expect_status 200 "PATCH users/{name} resets the second factor"
+COOKIE=$SO_COOKIE CSRF=$SO_CSRF api GET session
+expect_error 401 "Not signed in"
+later
+sign_in so Siteowner-new-8r2q "$(totp "$SO_SECRET")"
+expect_status 403 "the old factor's code no longer signs in: enrol a new one"
+expect_json .error '"Two-factor enrolment required"' "the answer is the enrolment"
+COOKIE=$OWNER_COOKIE CSRF=$OWNER_CSRF
 api DELETE users/ed
 expect_status 200 "DELETE users/{name} removes an account"
 later
