@@ -65,6 +65,9 @@ cgi POST scripts "" "{\"site_key\":\"pr\",\"page_url\":\"https://example.com/p\"
 sync=$(ctl sync start pr)
 ctl sync start pr >/dev/null
 cgi POST scripts "sync_id=$sync" "{\"site_key\":\"pr\",\"page_url\":\"https://example.com/q\",\"timestamp\":1763800001,\"scripts\":[$(e widget.example.net '"marketing"')]}"
+# The audit trail: records of the changes above, some sealed.
+ctl audit seal
+ctl site pause other >/dev/null
 
 # The source: the test's database, or on PostgreSQL its copy in a new
 # SQLite file (migrate the other way).
@@ -91,7 +94,7 @@ CLEAN=$db
 ctl --db "$CLEAN" init >/dev/null
 ctl migrate --from "$SRC" --to "$CLEAN" || notok "a second copy"
 
-tables="sites domains configs config_skeletons config_answers consent_seals consent_log consent_pruned consent_erasures builtin_texts mau_visitors mau_counts scripts syncs"
+tables="sites domains configs config_skeletons config_answers consent_seals consent_log consent_pruned consent_erasures builtin_texts mau_visitors mau_counts scripts syncs audit_seals audit_log"
 if command -v sqlite3 >/dev/null 2>&1; then
 	want="" got=""
 	for t in $tables; do
@@ -144,10 +147,12 @@ same "consent find" consent find pr --anon-id v-4
 same "consent receipt" consent receipt pr --anon-id v-4 --json
 same "scripts list" scripts list pr --json
 same "sync show" sync show "$sync" --json
+same "audit list" audit list --json
+same "audit verify" audit verify --json
 
 # Every identity is past the highest id copied: what the service adds next
 # gets a new id.
-for t in sites configs consent_seals consent_log consent_erasures; do
+for t in sites configs consent_seals consent_log consent_erasures audit_seals audit_log; do
 	check test "$(psql_at "$PGN" "SELECT nextval(pg_get_serial_sequence('$t', 'id')) > coalesce(max(id), 0) FROM $t")" = t "$t: the next id is past the copied ones"
 done
 ctl --db "$PGT" site add later --name Later --domain example.com >/dev/null
@@ -203,7 +208,7 @@ check grep -q '^consentctl: PostgreSQL: connect: ' "$T/err" "the line says Postg
 check sh -c "! grep -q s3cret '$T/err'" "the password is not printed"
 sqlite3 "$T/v3.db" < "$TOP/tests/fixtures/schema-v3.sql" 2>/dev/null && {
 	run migrate --from "$T/v3.db" --to "$PGT"
-	fails 1 "database $T/v3.db is at schema version 3, this program at 4 (consentctl init upgrades an older one)" "a source at an older schema version: refused"
+	fails 1 "database $T/v3.db is at schema version 3, this program at 5 (consentctl init upgrades an older one)" "a source at an older schema version: refused"
 }
 run migrate --from "$SRC"
 fails 2 "usage: consentctl migrate --from DB --to DB" "without --to: usage, exit 2"
@@ -224,7 +229,7 @@ if command -v script >/dev/null 2>&1; then
 	tr '\r' '\n' < "$T/tty" > "$T/lines"
 	check grep -qx "consent_log *$n of $n rows" "$T/lines" "on a terminal: rows copied of the total, per table ($(grep consent_log "$T/lines" | tail -n 1))"
 	check grep -q "^sites\.config_id *[0-9]* of [0-9]* rows" "$T/lines" "the sites' published versions too"
-	check grep -q "^[0-9]* rows copied in 15 parts, each part's count checked" "$T/lines" "and a last line"
+	check grep -q "^[0-9]* rows copied in 17 parts, each part's count checked" "$T/lines" "and a last line"
 else
 	skip "t0180-migrate: no script(1) to give migrate a terminal"
 fi

@@ -45,3 +45,7 @@ COPY_TABLE(scripts, 9,
            " last_page_url",
            0, 0)
 COPY_TABLE(syncs, 7, "sync_id, site_id, status, error, page_url, created_at, finished_at", 0, 0)
+/* The audit trail (schema version 5): its seals before its records. */
+COPY_TABLE(audit_seals, 8, "id, site_id, seq, sealed_at, tree_size, root, prev, hash", 1, 0)
+COPY_TABLE(audit_log, 9, "id, at, actor, site_id, action, detail, version, digest, seal_id",
+           1, 0)
