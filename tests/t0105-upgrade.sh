@@ -94,7 +94,7 @@ fi
 # --- the upgrade -------------------------------------------------------------------
 run init
 succeeds "" "init on a version-2 database: exit 0, silent"
-check test "$(db 'PRAGMA user_version')" = 4 "user_version is now 4"
+check test "$(db 'PRAGMA user_version')" = 5 "user_version is now 5"
 check test "$(db 'PRAGMA integrity_check')" = ok "integrity_check ok"
 check test "$(db 'PRAGMA foreign_key_check' | wc -l | tr -d ' ')" = 0 "foreign_key_check clean"
 check test "$(db 'PRAGMA journal_mode')" = wal "still WAL"
@@ -165,5 +165,5 @@ db "DROP TABLE config_answers; DROP TABLE config_skeletons; PRAGMA user_version 
     VALUES (1, '2026-01-01T00:00:00.000Z', printf('%064x', 7), '{}', 'impression', 0, 'desktop');"
 run init
 succeeds "" "init on a version-1 database"
-check test "$(db 'PRAGMA user_version'):$(db 'SELECT count(*) FROM consent_log WHERE gpc IS NULL'):$(db "SELECT count(*) FROM sqlite_schema WHERE name IN ('config_answers', 'config_skeletons')")" = "4:1:2" "version 1 to 4: gpc added, entry kept, prepared tables created"
-check test "$(db 'PRAGMA integrity_check')" = ok "version 1 to 4: integrity_check ok"
+check test "$(db 'PRAGMA user_version'):$(db 'SELECT count(*) FROM consent_log WHERE gpc IS NULL'):$(db "SELECT count(*) FROM sqlite_schema WHERE name IN ('config_answers', 'config_skeletons')")" = "5:1:2" "version 1 to 5: gpc added, entry kept, prepared tables created"
+check test "$(db 'PRAGMA integrity_check')" = ok "version 1 to 5: integrity_check ok"
