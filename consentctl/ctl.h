@@ -165,6 +165,15 @@ int ctl_collect(const cJSON *row, void *arg);
 const char *ctl_text_of(const cJSON *row, const char *name);
 int64_t ctl_int_of(const cJSON *row, const char *name);
 
+/*
+ * A verify's verdict as JSON: {"ok": true, and the members of found} when
+ * failure is "", else {"ok": false, "error": failure, noun: id (when > 0),
+ * "seal": seal (when > 0)}.  found is consumed (NULL: out of memory).
+ * EXIT_OK when it verified, else EXIT_FAIL.
+ */
+int ctl_print_verdict(const char *failure, const char *noun, int64_t id, int64_t seal,
+                      cJSON *found);
+
 /* consent export: the CSV title line, and store_row_fn printing one row
  * as CSV (RFC 4180) or as a JSON line; the columns are the store's
  * description of the export (store_export_columns). */

@@ -201,7 +201,6 @@ print_verdict(struct verify *k)
 	int failed = k->failure[0] != '\0';
 	const cJSON *ch;
 	cJSON *out;
-	int rc;
 
 	if (!(k->c->given & OPT_JSON)) {
 		if (failed)
@@ -214,25 +213,14 @@ print_verdict(struct verify *k)
 				printf("head %s: %s\n", ctl_text_of(ch, "chain"), ctl_text_of(ch, "head"));
 		return EXIT_OK;
 	}
-	if ((out = cJSON_CreateObject()) == NULL)
-		return ctl_say(EXIT_FAIL, "out of memory");
-	cJSON_AddBoolToObject(out, "ok", !failed);
-	if (failed) {
-		cJSON_AddStringToObject(out, "error", k->failure);
-		if (k->record > 0)
-			cJSON_AddNumberToObject(out, "record", (double)k->record);
-		if (k->seal > 0)
-			cJSON_AddNumberToObject(out, "seal", (double)k->seal);
-	} else {
+	if ((out = cJSON_CreateObject()) != NULL) {
 		cJSON_AddNumberToObject(out, "records", (double)(k->sealed + k->unsealed));
 		cJSON_AddNumberToObject(out, "sealed", (double)k->sealed);
 		cJSON_AddNumberToObject(out, "unsealed", (double)k->unsealed);
 		cJSON_AddNumberToObject(out, "seals", (double)k->seals);
 		cJSON_AddItemReferenceToObject(out, "chains", k->chains);
 	}
-	rc = ctl_print_json(out);
-	cJSON_Delete(out);
-	return rc == EXIT_OK && failed ? EXIT_FAIL : rc;
+	return ctl_print_verdict(k->failure, "record", k->record, k->seal, out);
 }
 
 /*

@@ -254,23 +254,9 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	    " AND seal_id IS NULL ORDER BY id LIMIT $2::bigint";
 	char site_text[24], max_text[24];
 	const char *const p[] = {site_param(site_text, site), pg_int_text(max_text, (int64_t)max)};
-	PGresult *r = NULL;
-	int rc = STORE_OK, rows;
 
 	(void)from;
-	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "unsealed audit records") != STORE_OK)
-		return STORE_ERROR;
-	rows = PQntuples(r);
-	for (int i = 0; i < rows && *n < max; i++) {
-		if (store_leaf_set(&leaf[*n], strtoll(PQgetvalue(r, i, 0), NULL, 10),
-		    PQgetvalue(r, i, 1), PQgetvalue(r, i, 2)) != 0) {
-			rc = STORE_ERROR;
-			break;
-		}
-		(*n)++;
-	}
-	PQclear(r);
-	return rc;
+	return pg_seal_leaves(st, sql, PG_NPARAMS(p), p, max, leaf, n);
 }
 
 static int

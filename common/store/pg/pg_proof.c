@@ -219,10 +219,18 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	char site_text[24], max_text[24];
 	const char *const p[] = {pg_int_text(site_text, site), pg_int_text(max_text, (int64_t)max),
 	    from};
+
+	return pg_seal_leaves(st, sql, PG_NPARAMS(p), p, max, leaf, n);
+}
+
+int
+pg_seal_leaves(struct store *st, const char *sql, int np, const char *const *p, size_t max,
+               struct store_leaf *leaf, size_t *n)
+{
 	PGresult *r = NULL;
 	int rc = STORE_OK, rows;
 
-	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "unsealed entries") != STORE_OK)
+	if (pg_run(st, sql, np, p, &r, "unsealed leaves") != STORE_OK)
 		return STORE_ERROR;
 	rows = PQntuples(r);
 	for (int i = 0; i < rows && *n < max; i++) {

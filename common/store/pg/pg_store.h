@@ -106,6 +106,10 @@ int pg_site_rows(struct store *st, const char *sql, int n, const char *const *pa
  * last leaf's created_at; it answers how many leaves it marked (*marked).
  */
 int pg_seal_read_begin(struct store *st);
+/* The leaves sql ($1..$np the texts p; its columns id, the time, the
+ * digest) gives, at most max, into leaf[*n] on (store_leaf_set). */
+int pg_seal_leaves(struct store *st, const char *sql, int np, const char *const *p, size_t max,
+                   struct store_leaf *leaf, size_t *n);
 int pg_seal_add(struct store *st, const char *sql, const char *site, const struct store_seal *s,
                 const struct store_leaf *leaf, size_t n, int last_created_at, int64_t *marked);
 

@@ -264,28 +264,13 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	    "SELECT id, at, digest FROM audit_log WHERE site_id IS ?1 AND seal_id IS NULL"
 	    " ORDER BY id LIMIT ?2";
 	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR, step;
 
 	(void)from;
 	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	bind_site(q, 1, site);
 	sqlite3_bind_int64(q, 2, (int64_t)max);
-	while ((step = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
-		if (store_leaf_set(&leaf[*n], sqlite3_column_int64(q, 0),
-		    (const char *)sqlite3_column_text(q, 1),
-		    (const char *)sqlite3_column_text(q, 2)) != 0)
-			goto out;
-		(*n)++;
-	}
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		sqlite_db_log(st->db, "unsealed audit records");
-		goto out;
-	}
-	rc = STORE_OK;
-out:
-	sqlite3_finalize(q);
-	return rc;
+	return sqlite_seal_leaves(st, q, max, leaf, n);
 }
 
 static int
@@ -320,12 +305,7 @@ seal_add(struct store *st, int64_t site, const struct store_seal *s,
 	if (sqlite_db_prepare(st->db, ins_sql, &q) != 0)
 		return STORE_ERROR;
 	bind_site(q, 1, site);
-	sqlite3_bind_int64(q, 2, s->seq);
-	sqlite_db_bind_text(q, 3, s->sealed_at);
-	sqlite3_bind_int64(q, 4, s->tree_size);
-	sqlite_db_bind_text(q, 5, s->root);
-	sqlite_db_bind_text(q, 6, s->prev);
-	sqlite_db_bind_text(q, 7, s->hash);
+	sqlite_seal_bind(q, s);
 	rc = sqlite_change(st, q, "add audit seal");
 	sqlite3_finalize(q);
 	if (rc != STORE_OK)

@@ -160,6 +160,17 @@ sqlite_seal_commit(struct store *st)
 	return sqlite_db_commit(st->db);
 }
 
+void
+sqlite_seal_bind(sqlite3_stmt *q, const struct store_seal *s)
+{
+	sqlite3_bind_int64(q, 2, s->seq);
+	sqlite_db_bind_text(q, 3, s->sealed_at);
+	sqlite3_bind_int64(q, 4, s->tree_size);
+	sqlite_db_bind_text(q, 5, s->root);
+	sqlite_db_bind_text(q, 6, s->prev);
+	sqlite_db_bind_text(q, 7, s->hash);
+}
+
 int
 sqlite_seal_mark(struct store *st, const char *sql, int64_t site, const struct store_leaf *leaf,
                  size_t n, int64_t *marked)
@@ -239,13 +250,21 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	    " WHERE site_id = ?1 AND created_at >= ?3 AND seal_id IS NULL"
 	    " ORDER BY created_at, id LIMIT ?2";
 	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR, step;
 
 	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
 	sqlite3_bind_int64(q, 2, (int64_t)max);
 	sqlite_db_bind_text(q, 3, from);
+	return sqlite_seal_leaves(st, q, max, leaf, n);
+}
+
+int
+sqlite_seal_leaves(struct store *st, sqlite3_stmt *q, size_t max, struct store_leaf *leaf,
+                   size_t *n)
+{
+	int rc = STORE_ERROR, step;
+
 	while ((step = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
 		if (store_leaf_set(&leaf[*n], sqlite3_column_int64(q, 0),
 		    (const char *)sqlite3_column_text(q, 1),
@@ -254,7 +273,7 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 		(*n)++;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		sqlite_db_log(st->db, "unsealed entries");
+		sqlite_db_log(st->db, "unsealed leaves");
 		goto out;
 	}
 	rc = STORE_OK;
@@ -296,12 +315,7 @@ seal_add(struct store *st, int64_t site, const struct store_seal *s,
 	if (sqlite_db_prepare(st->db, ins_sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
-	sqlite3_bind_int64(q, 2, s->seq);
-	sqlite_db_bind_text(q, 3, s->sealed_at);
-	sqlite3_bind_int64(q, 4, s->tree_size);
-	sqlite_db_bind_text(q, 5, s->root);
-	sqlite_db_bind_text(q, 6, s->prev);
-	sqlite_db_bind_text(q, 7, s->hash);
+	sqlite_seal_bind(q, s);
 	sqlite_db_bind_text(q, 8, leaf[n - 1].created_at);
 	rc = sqlite_change(st, q, "add seal");
 	sqlite3_finalize(q);
