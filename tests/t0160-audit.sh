@@ -149,6 +149,17 @@ db "UPDATE audit_log SET version = 9 WHERE id = $last_id"
 run audit verify
 check test "$rc:$(grep -c "record $last_id .*: its fields do not match its digest" "$T/err")" = 1:1 "an unsealed record changed: named"
 
+# --- an older database gets the audit trail at init (a SQLite file on both stores)
+old="$T/v3.db"
+sqlite3 "$old" < "$TOP/tests/fixtures/schema-v3.sql"
+sqlite3 "$old" "INSERT INTO sites (site_key, name, created_at) VALUES ('v3', 'Old', '2025-01-01T00:00:00.000Z')"
+ctl --db "$old" init || notok "init upgrades a version-3 database"
+ctl --db "$old" site pause v3 >/dev/null
+check test "$(ctl --db "$old" audit list --json | jq -c '[.[] | [.site_key, .action]]')" = '[["v3","site.pause"]]' \
+    "an upgraded database records changes"
+run --db "$old" audit verify
+check test "$rc" = 0 "and verifies them"
+
 # --- a record that cannot be written fails the command, loudly ----------------
 db "DROP TABLE audit_log"
 run site resume shop
