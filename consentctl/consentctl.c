@@ -155,6 +155,14 @@ ctl_check_anon_id(const struct ctl *c, char hash[65])
 	return 0;
 }
 
+int
+ctl_check_head(const char *head)
+{
+	if (strlen(head) == 64 && strspn(head, "0123456789abcdef") == 64)
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid --head '%s': the 64 hex digits of a seal's hash", head);
+}
+
 /*
  * The operands of a command on one visitor's entries (find, receipt,
  * erase): the site key checked, the hash of --anon-id in hash, and the
@@ -236,8 +244,8 @@ static const struct command commands[] = {
 	    "audit list [--site KEY | --no-site] [--json]", NULL, 0},
 	{"audit", "seal", 0, 0, STORE_WRITE, cmd_audit_seal,
 	    "audit seal", NULL, 0},
-	{"audit", "verify", 0, OPT_SITE | OPT_JSON, STORE_READ, cmd_audit_verify,
-	    "audit verify [--site KEY] [--json]", NULL, 0},
+	{"audit", "verify", 0, OPT_SITE | OPT_HEAD | OPT_JSON, STORE_READ, cmd_audit_verify,
+	    "audit verify [--site KEY] [--head HASH] [--json]", NULL, 0},
 };
 #define NCOMMANDS (nitems(commands))
 

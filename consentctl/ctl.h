@@ -107,6 +107,8 @@ int ctl_check_name(const char *s);
 int ctl_check_domain(const char *in, char out[HOST_MAX + 1]);
 int ctl_check_since(const char *s, char out[32]);
 int ctl_check_retention(const char *s, int64_t *days);
+/* --head: the 64 lower-case hex digits of a seal's hash. */
+int ctl_check_head(const char *head);
 /* --anon-id present and well-formed, hashed as the consent endpoint does. */
 int ctl_check_anon_id(const struct ctl *c, char hash[65]);
 /* The operands of a command on one visitor's entries (consent find,

@@ -147,6 +147,7 @@ struct verify {
 	struct ctl *c;
 	cJSON *chains;         /* one object a chain, for --json */
 	int64_t sealed, unsealed, seals;
+	int found_head;        /* a chain holds --head */
 	char failure[600];     /* the first chain's fault, named */
 	int64_t record, seal;
 };
@@ -161,8 +162,9 @@ verify_chain(struct verify *k, const char *key)
 	int rc;
 
 	store_audit_chain(key, chain);
-	if ((rc = audit_verify(k->c->st, key, &v)) != STORE_OK)
+	if ((rc = audit_verify(k->c->st, key, k->c->head, &v)) != STORE_OK)
 		return rc;
+	k->found_head |= v.found_head;
 	if (v.failure[0] != '\0') {
 		snprintf(k->failure, sizeof(k->failure), "%s: %s", chain, v.failure);
 		k->record = v.record;
@@ -225,7 +227,8 @@ print_verdict(struct verify *k)
 
 /*
  * Every chain (or the one of --site), in one snapshot: the chain of no
- * site first, then each site's by key.  The first fault ends it.
+ * site first, then each site's by key.  The first fault ends it.  --head:
+ * a seal hash recorded elsewhere, which one of the chains must hold.
  */
 int
 cmd_audit_verify(struct ctl *c)
@@ -234,6 +237,8 @@ cmd_audit_verify(struct ctl *c)
 	int rc;
 
 	if (c->site != NULL && ctl_check_key(c->site) != 0)
+		return EXIT_USAGE;
+	if (c->head != NULL && ctl_check_head(c->head) != 0)
 		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
@@ -249,10 +254,14 @@ cmd_audit_verify(struct ctl *c)
 		rc = verify_chain(&k, c->site);
 	else if ((rc = verify_chain(&k, NULL)) == 0)
 		rc = store_site_keys(c->st, verify_each, &k);
-	if (rc < 0 || (rc > 0 && k.failure[0] == '\0'))
+	if (rc < 0 || (rc > 0 && k.failure[0] == '\0')) {
 		rc = ctl_store_failed(rc, c->site != NULL ? c->site : "");
-	else
+	} else {
+		if (k.failure[0] == '\0' && c->head != NULL && !k.found_head)
+			snprintf(k.failure, sizeof(k.failure), "the recorded head %s is not in the "
+			    "chain%s of seals", c->head, c->site != NULL ? "" : "s");
 		rc = print_verdict(&k);
+	}
 	store_snapshot(c->st, 0);
 	cJSON_Delete(k.chains);
 	return rc;

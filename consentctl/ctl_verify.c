@@ -204,9 +204,8 @@ cmd_consent_verify(struct ctl *c)
 
 	if (ctl_check_key(key) != 0)
 		return EXIT_USAGE;
-	if (c->head != NULL && (strlen(c->head) != 64 || strspn(c->head, "0123456789abcdef") != 64))
-		return ctl_say(EXIT_USAGE, "invalid --head '%s': the 64 hex digits of a seal's hash",
-		    c->head);
+	if (c->head != NULL && ctl_check_head(c->head) != 0)
+		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
 	memset(&k, 0, sizeof(k));

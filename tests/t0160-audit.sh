@@ -103,6 +103,16 @@ ctl audit seal
 check test "$(db "SELECT max(seq) FROM audit_seals")" = 2 "the next seal of the site's chain is seq 2"
 run audit verify --site shop --json
 check test "$rc:$(jq -c '[.ok, .seals]' "$T/out")" = "0:[true,2]" "audit verify --site: that chain"
+head=$(jq -r '.chains[0].head' "$T/out")
+run audit verify --site shop --head "$head"
+check test "$rc" = 0 "--head: the chain holds the head recorded"
+nosite=$(db "SELECT hash FROM audit_seals WHERE site_id IS NULL")
+run audit verify --site shop --head "$nosite"
+fails 1 "audit verify: the recorded head $nosite is not in the chain of seals" "--head of another chain: refused"
+run audit verify --head "$nosite"
+check test "$rc" = 0 "--head without --site: any chain may hold it"
+run audit verify --head nothex
+fails 2 "invalid --head 'nothex': the 64 hex digits of a seal's hash" "--head malformed"
 
 # --- tampering is found and named ----------------------------------------------
 tampered() { # SQL UNDO-SQL MESSAGE DESC: verify fails with MESSAGE, then the change is undone
