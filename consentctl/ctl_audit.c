@@ -79,7 +79,7 @@ cmd_audit_list(struct ctl *c)
 	do {
 		cJSON_Delete(page);
 		if ((page = cJSON_CreateArray()) == NULL) {
-			ctl_say(EXIT_FAIL, "out of memory");
+			rc = ctl_say(EXIT_FAIL, "out of memory");
 			goto out;
 		}
 		if ((rc = store_audit_list(c->st, &f, ctl_collect, page)) != STORE_OK) {
