@@ -118,6 +118,7 @@ audit_verify(struct store *st, const char *site_key, const char *head, struct au
 	struct check k = { st, site_key, v, NULL };
 	cJSON *seals = cJSON_CreateArray();
 	const cJSON *last;
+	const char *hash;
 	int64_t total = 0;
 	int rc;
 
@@ -127,9 +128,9 @@ audit_verify(struct store *st, const char *site_key, const char *head, struct au
 	if ((rc = store_audit_seals(st, site_key, collect, seals)) != STORE_OK)
 		goto out;
 	v->seals = cJSON_GetArraySize(seals);
-	if ((last = cJSON_GetArrayItem(seals, (int)v->seals - 1)) != NULL)
-		snprintf(v->head, sizeof(v->head), "%s",
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(last, "hash")));
+	if ((last = cJSON_GetArrayItem(seals, (int)v->seals - 1)) != NULL &&
+	    (hash = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(last, "hash"))) != NULL)
+		snprintf(v->head, sizeof(v->head), "%s", hash);
 	if ((rc = check_chain(&k, seals, head)) != 0 || v->failure[0] != '\0')
 		goto out;
 	rc = store_audit_unsealed(st, site_key, check_unsealed, &k);
