@@ -264,7 +264,8 @@ usage(FILE *f)
 	    "whole database --from into --to, which consentctl init made and nothing\n"
 	    "wrote since (a SQLite file into PostgreSQL, or back), in one transaction.\n"
 	    "Exit status 0 on success, 1 on failure, 2 on a usage error; a failed\n"
-	    "command changes nothing.\n", f);
+	    "command changes nothing, but for a change whose audit record could not be\n"
+	    "written, which says so.  Every change is recorded in the audit trail.\n", f);
 }
 
 /* Whether the command's words are at the front of the operands. */
