@@ -179,6 +179,14 @@ ctl_check_anon_id(const struct ctl *c, char hash[65])
 	return 0;
 }
 
+int
+ctl_check_head(const char *head)
+{
+	if (strlen(head) == 64 && strspn(head, "0123456789abcdef") == 64)
+		return 0;
+	return ctl_say(EXIT_USAGE, "invalid --head '%s': the 64 hex digits of a seal's hash", head);
+}
+
 /*
  * The operands of a command on one visitor's entries (find, receipt,
  * erase): the site key checked, the hash of --anon-id in hash, and the
@@ -275,8 +283,8 @@ static const struct command commands[] = {
 	    "audit list [--site KEY | --no-site] [--json]", NULL, 0},
 	{"audit", "seal", 0, 0, STORE_WRITE, cmd_audit_seal,
 	    "audit seal", NULL, 0},
-	{"audit", "verify", 0, OPT_SITE | OPT_JSON, STORE_READ, cmd_audit_verify,
-	    "audit verify [--site KEY] [--json]", NULL, 0},
+	{"audit", "verify", 0, OPT_SITE | OPT_HEAD | OPT_JSON, STORE_READ, cmd_audit_verify,
+	    "audit verify [--site KEY] [--head HASH] [--json]", NULL, 0},
 	{"user", "add", 1, OPT_ROLE | OPT_SITE | OPT_PASSWORD_STDIN | OPT_JSON, STORE_WRITE,
 	    cmd_user_add,
 	    "user add NAME --role owner|editor|viewer [--site KEY] [--password-stdin] [--json]",
@@ -309,7 +317,8 @@ usage(FILE *f)
 	    "whole database --from into --to, which consentctl init made and nothing\n"
 	    "wrote since (a SQLite file into PostgreSQL, or back), in one transaction.\n"
 	    "Exit status 0 on success, 1 on failure, 2 on a usage error; a failed\n"
-	    "command changes nothing.\n", f);
+	    "command changes nothing, but for a change whose audit record could not be\n"
+	    "written, which says so.  Every change is recorded in the audit trail.\n", f);
 }
 
 /* Whether the command's words are at the front of the operands. */

@@ -114,6 +114,8 @@ int ctl_check_name(const char *s);
 int ctl_check_domain(const char *in, char out[HOST_MAX + 1]);
 int ctl_check_since(const char *s, char out[32]);
 int ctl_check_retention(const char *s, int64_t *days);
+/* --head: the 64 lower-case hex digits of a seal's hash. */
+int ctl_check_head(const char *head);
 /* --anon-id present and well-formed, hashed as the consent endpoint does. */
 int ctl_check_anon_id(const struct ctl *c, char hash[65]);
 /* The operands of a command on one visitor's entries (consent find,
@@ -172,6 +174,15 @@ int ctl_collect(const cJSON *row, void *arg);
  * when it is not one). */
 const char *ctl_text_of(const cJSON *row, const char *name);
 int64_t ctl_int_of(const cJSON *row, const char *name);
+
+/*
+ * A verify's verdict as JSON: {"ok": true, and the members of found} when
+ * failure is "", else {"ok": false, "error": failure, noun: id (when > 0),
+ * "seal": seal (when > 0)}.  found is consumed (NULL: out of memory).
+ * EXIT_OK when it verified, else EXIT_FAIL.
+ */
+int ctl_print_verdict(const char *failure, const char *noun, int64_t id, int64_t seal,
+                      cJSON *found);
 
 /* consent export: the CSV title line, and store_row_fn printing one row
  * as CSV (RFC 4180) or as a JSON line; the columns are the store's

@@ -62,7 +62,7 @@ cmd_audit_list(struct ctl *c)
 	do {
 		cJSON_Delete(page);
 		if ((page = cJSON_CreateArray()) == NULL) {
-			ctl_say(EXIT_FAIL, "out of memory");
+			rc = ctl_say(EXIT_FAIL, "out of memory");
 			goto out;
 		}
 		if ((rc = store_audit_list(c->st, &f, ctl_collect, page)) != STORE_OK) {
@@ -130,6 +130,7 @@ struct verify {
 	struct ctl *c;
 	cJSON *chains;         /* one object a chain, for --json */
 	int64_t sealed, unsealed, seals;
+	int found_head;        /* a chain holds --head */
 	char failure[600];     /* the first chain's fault, named */
 	int64_t record, seal;
 };
@@ -144,8 +145,9 @@ verify_chain(struct verify *k, const char *key)
 	int rc;
 
 	store_audit_chain(key, chain);
-	if ((rc = audit_verify(k->c->st, key, &v)) != STORE_OK)
+	if ((rc = audit_verify(k->c->st, key, k->c->head, &v)) != STORE_OK)
 		return rc;
+	k->found_head |= v.found_head;
 	if (v.failure[0] != '\0') {
 		snprintf(k->failure, sizeof(k->failure), "%s: %s", chain, v.failure);
 		k->record = v.record;
@@ -184,7 +186,6 @@ print_verdict(struct verify *k)
 	int failed = k->failure[0] != '\0';
 	const cJSON *ch;
 	cJSON *out;
-	int rc;
 
 	if (!(k->c->given & OPT_JSON)) {
 		if (failed)
@@ -197,30 +198,20 @@ print_verdict(struct verify *k)
 				printf("head %s: %s\n", ctl_text_of(ch, "chain"), ctl_text_of(ch, "head"));
 		return EXIT_OK;
 	}
-	if ((out = cJSON_CreateObject()) == NULL)
-		return ctl_say(EXIT_FAIL, "out of memory");
-	cJSON_AddBoolToObject(out, "ok", !failed);
-	if (failed) {
-		cJSON_AddStringToObject(out, "error", k->failure);
-		if (k->record > 0)
-			cJSON_AddNumberToObject(out, "record", (double)k->record);
-		if (k->seal > 0)
-			cJSON_AddNumberToObject(out, "seal", (double)k->seal);
-	} else {
+	if ((out = cJSON_CreateObject()) != NULL) {
 		cJSON_AddNumberToObject(out, "records", (double)(k->sealed + k->unsealed));
 		cJSON_AddNumberToObject(out, "sealed", (double)k->sealed);
 		cJSON_AddNumberToObject(out, "unsealed", (double)k->unsealed);
 		cJSON_AddNumberToObject(out, "seals", (double)k->seals);
 		cJSON_AddItemReferenceToObject(out, "chains", k->chains);
 	}
-	rc = ctl_print_json(out);
-	cJSON_Delete(out);
-	return rc == EXIT_OK && failed ? EXIT_FAIL : rc;
+	return ctl_print_verdict(k->failure, "record", k->record, k->seal, out);
 }
 
 /*
  * Every chain (or the one of --site), in one snapshot: the chain of no
- * site first, then each site's by key.  The first fault ends it.
+ * site first, then each site's by key.  The first fault ends it.  --head:
+ * a seal hash recorded elsewhere, which one of the chains must hold.
  */
 int
 cmd_audit_verify(struct ctl *c)
@@ -229,6 +220,8 @@ cmd_audit_verify(struct ctl *c)
 	int rc;
 
 	if (c->site != NULL && ctl_check_key(c->site) != 0)
+		return EXIT_USAGE;
+	if (c->head != NULL && ctl_check_head(c->head) != 0)
 		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
@@ -244,10 +237,14 @@ cmd_audit_verify(struct ctl *c)
 		rc = verify_chain(&k, c->site);
 	else if ((rc = verify_chain(&k, NULL)) == 0)
 		rc = store_site_keys(c->st, verify_each, &k);
-	if (rc < 0 || (rc > 0 && k.failure[0] == '\0'))
+	if (rc < 0 || (rc > 0 && k.failure[0] == '\0')) {
 		rc = ctl_store_failed(rc, c->site != NULL ? c->site : "");
-	else
+	} else {
+		if (k.failure[0] == '\0' && c->head != NULL && !k.found_head)
+			snprintf(k.failure, sizeof(k.failure), "the recorded head %s is not in the "
+			    "chain%s of seals", c->head, c->site != NULL ? "" : "s");
 		rc = print_verdict(&k);
+	}
 	store_snapshot(c->st, 0);
 	cJSON_Delete(k.chains);
 	return rc;

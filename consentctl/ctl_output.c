@@ -299,3 +299,31 @@ ctl_export_row(const cJSON *row)
 	}
 	return e;
 }
+
+int
+ctl_print_verdict(const char *failure, const char *noun, int64_t id, int64_t seal, cJSON *found)
+{
+	int failed = failure[0] != '\0', rc;
+	cJSON *out = cJSON_CreateObject(), *m;
+
+	if (out == NULL || found == NULL) {
+		cJSON_Delete(out);
+		cJSON_Delete(found);
+		return ctl_say(EXIT_FAIL, "out of memory");
+	}
+	cJSON_AddBoolToObject(out, "ok", !failed);
+	if (failed) {
+		cJSON_AddStringToObject(out, "error", failure);
+		if (id > 0)
+			cJSON_AddNumberToObject(out, noun, (double)id);
+		if (seal > 0)
+			cJSON_AddNumberToObject(out, "seal", (double)seal);
+	} else {
+		while ((m = found->child) != NULL)
+			cJSON_AddItemToObject(out, m->string, cJSON_DetachItemViaPointer(found, m));
+	}
+	cJSON_Delete(found);
+	rc = ctl_print_json(out);
+	cJSON_Delete(out);
+	return rc == EXIT_OK && failed ? EXIT_FAIL : rc;
+}

@@ -157,7 +157,6 @@ print_verdict(struct ctl *c, struct check *k, const cJSON *seals, int64_t total)
 	const cJSON *head = cJSON_GetArrayItem(seals, cJSON_GetArraySize(seals) - 1);
 	int failed = k->failure[0] != '\0';
 	cJSON *out;
-	int rc;
 
 	if (!(c->given & OPT_JSON)) {
 		if (failed)
@@ -176,16 +175,7 @@ print_verdict(struct ctl *c, struct check *k, const cJSON *seals, int64_t total)
 			    "receipts show no texts\n", (long long)k->builtin_missing);
 		return EXIT_OK;
 	}
-	if ((out = cJSON_CreateObject()) == NULL)
-		return ctl_say(EXIT_FAIL, "out of memory");
-	cJSON_AddBoolToObject(out, "ok", !failed);
-	if (failed) {
-		cJSON_AddStringToObject(out, "error", k->failure);
-		if (k->entry > 0)
-			cJSON_AddNumberToObject(out, "entry", (double)k->entry);
-		if (k->seal > 0)
-			cJSON_AddNumberToObject(out, "seal", (double)k->seal);
-	} else {
+	if ((out = cJSON_CreateObject()) != NULL) {
 		cJSON_AddNumberToObject(out, "entries", (double)total);
 		cJSON_AddNumberToObject(out, "sealed", (double)k->live);
 		cJSON_AddNumberToObject(out, "unsealed", (double)k->unsealed);
@@ -194,9 +184,7 @@ print_verdict(struct ctl *c, struct check *k, const cJSON *seals, int64_t total)
 		cJSON_AddNumberToObject(out, "builtin_not_recorded", (double)k->builtin_missing);
 		cJSON_AddItemToObject(out, "head", head ? cJSON_Duplicate(head, 1) : cJSON_CreateNull());
 	}
-	rc = ctl_print_json(out);
-	cJSON_Delete(out);
-	return rc == EXIT_OK && failed ? EXIT_FAIL : rc;
+	return ctl_print_verdict(k->failure, "entry", k->entry, k->seal, out);
 }
 
 /*
@@ -216,9 +204,8 @@ cmd_consent_verify(struct ctl *c)
 
 	if (ctl_check_key(key) != 0)
 		return EXIT_USAGE;
-	if (c->head != NULL && (strlen(c->head) != 64 || strspn(c->head, "0123456789abcdef") != 64))
-		return ctl_say(EXIT_USAGE, "invalid --head '%s': the 64 hex digits of a seal's hash",
-		    c->head);
+	if (c->head != NULL && ctl_check_head(c->head) != 0)
+		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
 	memset(&k, 0, sizeof(k));

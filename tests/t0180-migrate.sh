@@ -72,6 +72,9 @@ ctl user add ed --role editor --site pr --password-stdin <<< 'correct horse batt
 db "INSERT INTO admin_sessions (token_hash, id, account, csrf, created_at, last_seen, authenticated_at, address)
     VALUES ('$(printf %064d 1)', 'sess0001', 'ed', 'csrf', 1, 2, 3, '192.0.2.1')"
 db "INSERT INTO admin_signins (at, username, address, result) VALUES (1, 'ed', '192.0.2.1', 'ok'), (2, 'x\y', NULL, 'bad')"
+# The audit trail: records of the changes above, some sealed.
+ctl audit seal
+ctl site pause other >/dev/null
 
 # The source: the test's database, or on PostgreSQL its copy in a new
 # SQLite file (migrate the other way).
@@ -98,7 +101,7 @@ CLEAN=$db
 ctl --db "$CLEAN" init >/dev/null
 ctl migrate --from "$SRC" --to "$CLEAN" || notok "a second copy"
 
-tables="sites domains configs config_skeletons config_answers consent_seals consent_log consent_pruned consent_erasures builtin_texts mau_visitors mau_counts scripts syncs admin_accounts admin_roles admin_recovery_codes admin_sessions admin_signins admin_reset_codes"
+tables="sites domains configs config_skeletons config_answers consent_seals consent_log consent_pruned consent_erasures builtin_texts mau_visitors mau_counts scripts syncs audit_seals audit_log admin_accounts admin_roles admin_recovery_codes admin_sessions admin_signins admin_reset_codes"
 if command -v sqlite3 >/dev/null 2>&1; then
 	want="" got=""
 	for t in $tables; do
@@ -151,10 +154,12 @@ same "consent find" consent find pr --anon-id v-4
 same "consent receipt" consent receipt pr --anon-id v-4 --json
 same "scripts list" scripts list pr --json
 same "sync show" sync show "$sync" --json
+same "audit list" audit list --json
+same "audit verify" audit verify --json
 
 # Every identity is past the highest id copied: what the service adds next
 # gets a new id.
-for t in sites configs consent_seals consent_log consent_erasures; do
+for t in sites configs consent_seals consent_log consent_erasures audit_seals audit_log; do
 	check test "$(psql_at "$PGN" "SELECT nextval(pg_get_serial_sequence('$t', 'id')) > coalesce(max(id), 0) FROM $t")" = t "$t: the next id is past the copied ones"
 done
 ctl --db "$PGT" site add later --name Later --domain example.com >/dev/null

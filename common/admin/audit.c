@@ -93,14 +93,14 @@ collect(const cJSON *row, void *arg)
 /* The chain of seals with their records (chain_walk): 0 (a fault is
  * recorded in v, not returned), or a store code. */
 static int
-check_chain(struct check *k, const cJSON *seals)
+check_chain(struct check *k, const cJSON *seals, const char *head)
 {
 	char chain[STORE_AUDIT_CHAIN_MAX];
 	struct chain_walk w;
 	int rc;
 
 	store_audit_chain(k->key, chain);
-	rc = chain_walk(chain, seals, NULL, seal_leaves, k, &w);
+	rc = chain_walk(chain, seals, head, seal_leaves, k, &w);
 	if (rc != 0 && k->v->failure[0] == '\0')
 		return rc;
 	if (w.fault != CHAIN_OK) {
@@ -108,15 +108,17 @@ check_chain(struct check *k, const cJSON *seals)
 		if (w.fault != CHAIN_LEAF)
 			chain_fault_text(&w, "records", k->v->failure, sizeof(k->v->failure));
 	}
+	k->v->found_head = w.found_head;
 	return 0;
 }
 
 int
-audit_verify(struct store *st, const char *site_key, struct audit_verdict *v)
+audit_verify(struct store *st, const char *site_key, const char *head, struct audit_verdict *v)
 {
 	struct check k = { st, site_key, v, NULL };
 	cJSON *seals = cJSON_CreateArray();
 	const cJSON *last;
+	const char *hash;
 	int64_t total = 0;
 	int rc;
 
@@ -126,10 +128,10 @@ audit_verify(struct store *st, const char *site_key, struct audit_verdict *v)
 	if ((rc = store_audit_seals(st, site_key, collect, seals)) != STORE_OK)
 		goto out;
 	v->seals = cJSON_GetArraySize(seals);
-	if ((last = cJSON_GetArrayItem(seals, (int)v->seals - 1)) != NULL)
-		snprintf(v->head, sizeof(v->head), "%s",
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(last, "hash")));
-	if ((rc = check_chain(&k, seals)) != 0 || v->failure[0] != '\0')
+	if ((last = cJSON_GetArrayItem(seals, (int)v->seals - 1)) != NULL &&
+	    (hash = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(last, "hash"))) != NULL)
+		snprintf(v->head, sizeof(v->head), "%s", hash);
+	if ((rc = check_chain(&k, seals, head)) != 0 || v->failure[0] != '\0')
 		goto out;
 	rc = store_audit_unsealed(st, site_key, check_unsealed, &k);
 	if (rc < 0 || v->failure[0] != '\0')

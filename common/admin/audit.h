@@ -15,6 +15,7 @@ struct audit_verdict {
 	int64_t unsealed;    /* records not sealed yet, each checked */
 	int64_t seals;
 	char head[65];       /* the last seal's hash, "" without a seal */
+	int found_head;      /* a seal of the chain has the hash asked for */
 };
 
 /*
@@ -23,12 +24,15 @@ struct audit_verdict {
  * records (their digests recomputed from their fields, store_audit_digest),
  * its tree, its hash and its link to the seal before (proof/chain.h); then
  * each record not sealed yet; then that the chain has no record outside
- * both.  The first fault ends it, in v->failure ("record 12 (2026-...): its
+ * both; head, when not NULL, is a seal hash recorded elsewhere, and
+ * v->found_head says whether the chain holds it.  The first fault ends
+ * it, in v->failure ("record 12 (2026-...): its
  * fields do not match its digest", "seal 3: its root does not match its
  * records").  Run it inside store_snapshot() for one moment of the trail.
  * STORE_OK (whether or not the chain verified: v says), STORE_NOTFOUND
  * (no such site), or STORE_ERROR (reported).
  */
-int audit_verify(struct store *st, const char *site_key, struct audit_verdict *v);
+int audit_verify(struct store *st, const char *site_key, const char *head,
+                 struct audit_verdict *v);
 
 #endif

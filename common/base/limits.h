@@ -199,8 +199,10 @@
 /* An action: a short dotted name such as "config.publish". */
 #define AUDIT_ACTION_MAX 64
 /* A record's detail: what changed, never a document (configs are kept
- * whole in configs; the record names the version). */
-#define AUDIT_DETAIL_MAX 4096
+ * whole in configs; the record names the version): at most what one
+ * request to the dashboard may carry (a site added with two hundred
+ * domains of the longest kind fits). */
+#define AUDIT_DETAIL_MAX BODY_MAX
 /* Records one listing gives at most (consentctl audit list, the dashboard). */
 #define AUDIT_LIST_MAX 1000
 

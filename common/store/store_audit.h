@@ -18,10 +18,11 @@
  * they may read without seeing any other.  A chain is named in its seals'
  * hashes by store_audit_chain(): "audit:KEY", or "audit" for no site.
  *
- * Like store_admin.h's, these functions are store_admin.c's over the
- * backends' admin tables (store_admin_fns.h): the endpoints link none.
- * Each returns STORE_OK, STORE_NOTFOUND (an unknown site key), or
- * STORE_ERROR (reported).
+ * Like store_admin.h's, the functions that take a store are store_admin.c's
+ * over the backends' admin tables (store_admin_fns.h), and the endpoints
+ * link none of them.  Each returns STORE_OK, STORE_NOTFOUND (an unknown
+ * site key), or STORE_ERROR (reported).  store_audit_digest() and
+ * store_audit_chain() are store_audit.c's, for whoever verifies.
  */
 
 #include <stddef.h>

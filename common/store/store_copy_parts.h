@@ -58,3 +58,7 @@ COPY_TABLE(admin_sessions, 8,
            0, 0)
 COPY_TABLE(admin_signins, 5, "id, at, username, address, result", 1, 0)
 COPY_TABLE(admin_reset_codes, 3, "account, hash, expires", 0, 0)
+/* The audit trail (schema version 5): its seals before its records. */
+COPY_TABLE(audit_seals, 8, "id, site_id, seq, sealed_at, tree_size, root, prev, hash", 1, 0)
+COPY_TABLE(audit_log, 9, "id, at, actor, site_id, action, detail, version, digest, seal_id",
+           1, 0)

@@ -98,25 +98,50 @@ pg_store_audit_list(struct store *st, const struct store_audit_filter *f,
 	}
 }
 
-/* The rows of sql for one chain ($1 its site, compared IS NOT DISTINCT
- * FROM; $2 the integer b), described by store_audit_record_columns. */
+/* The parameters of a chain's statement: $1 its site (chain_param), $2
+ * an integer. */
+struct chain_params {
+	char site[24], b[24];
+	const char *p[2];
+};
+
+/* cp for the chain of key and the integer b: chain_param's code. */
 static int
-chain_rows(struct store *st, const char *key, const char *sql, int64_t b,
-           store_row_fn fn, void *arg, const char *what)
+chain_params(struct store *st, const char *key, int64_t b, struct chain_params *cp)
 {
-	char site_text[24], b_text[24];
-	const char *site;
 	int rc;
 
-	site = chain_param(st, key, site_text, &rc);
-	if (rc != STORE_OK)
-		return rc;
-	{
-		const char *const p[] = {site, pg_int_text(b_text, b)};
+	cp->p[0] = chain_param(st, key, cp->site, &rc);
+	cp->p[1] = pg_int_text(cp->b, b);
+	return rc;
+}
 
-		return pg_rows(st, sql, PG_NPARAMS(p), p, store_audit_record_columns,
-		    store_audit_record_ncolumns, fn, arg, what);
-	}
+/* The rows of sql for one chain ($1 its site, compared IS NOT DISTINCT
+ * FROM; $2 the integer b), described by cols. */
+static int
+chain_rows(struct store *st, const char *key, const char *sql, int64_t b,
+           const struct store_column *cols, size_t n, store_row_fn fn, void *arg,
+           const char *what)
+{
+	struct chain_params cp;
+	int rc;
+
+	if ((rc = chain_params(st, key, b, &cp)) != STORE_OK)
+		return rc;
+	return pg_rows(st, sql, PG_NPARAMS(cp.p), cp.p, cols, n, fn, arg, what);
+}
+
+/* The one integer sql answers for one chain ($1, $2 as chain_rows). */
+static int
+chain_int64(struct store *st, const char *key, const char *sql, int64_t b, int64_t *v,
+            const char *what)
+{
+	struct chain_params cp;
+	int rc;
+
+	if ((rc = chain_params(st, key, b, &cp)) != STORE_OK)
+		return rc;
+	return pg_run_int64(st, sql, PG_NPARAMS(cp.p), cp.p, v, what);
 }
 
 int
@@ -129,23 +154,15 @@ pg_store_audit_leaves(struct store *st, const char *site_key, int64_t seq,
 	static const char sql[] =
 	    AUDIT_RECORD_SELECT " WHERE s.site_id IS NOT DISTINCT FROM $1::bigint"
 	    " AND s.seq = $2::bigint ORDER BY a.id";
-	char site_text[24], seq_text[24];
-	const char *site;
 	int64_t n = 0;
 	int rc;
 
-	site = chain_param(st, site_key, site_text, &rc);
-	if (rc != STORE_OK)
+	if ((rc = chain_int64(st, site_key, seal_sql, seq, &n, "audit seal")) != STORE_OK)
 		return rc;
-	{
-		const char *const p[] = {site, pg_int_text(seq_text, seq)};
-
-		if ((rc = pg_run_int64(st, seal_sql, PG_NPARAMS(p), p, &n, "audit seal")) != STORE_OK)
-			return rc;
-	}
 	if (n == 0)
 		return STORE_NOTFOUND;
-	return chain_rows(st, site_key, sql, seq, fn, arg, "audit seal records");
+	return chain_rows(st, site_key, sql, seq, store_audit_record_columns,
+	    store_audit_record_ncolumns, fn, arg, "audit seal records");
 }
 
 int
@@ -155,26 +172,18 @@ pg_store_audit_unsealed(struct store *st, const char *site_key, store_row_fn fn,
 	    AUDIT_RECORD_SELECT " WHERE a.site_id IS NOT DISTINCT FROM $1::bigint"
 	    " AND a.seal_id IS NULL AND $2::bigint = 0 ORDER BY a.id";
 
-	return chain_rows(st, site_key, sql, 0, fn, arg, "unsealed audit records");
+	return chain_rows(st, site_key, sql, 0, store_audit_record_columns,
+	    store_audit_record_ncolumns, fn, arg, "unsealed audit records");
 }
 
 int
 pg_store_audit_count(struct store *st, const char *site_key, int64_t *n)
 {
 	static const char sql[] =
-	    "SELECT count(*) FROM audit_log WHERE site_id IS NOT DISTINCT FROM $1::bigint";
-	char site_text[24];
-	const char *site;
-	int rc;
+	    "SELECT count(*) FROM audit_log WHERE site_id IS NOT DISTINCT FROM $1::bigint"
+	    " AND $2::bigint = 0";
 
-	site = chain_param(st, site_key, site_text, &rc);
-	if (rc != STORE_OK)
-		return rc;
-	{
-		const char *const p[] = {site};
-
-		return pg_run_int64(st, sql, PG_NPARAMS(p), p, n, "count audit records");
-	}
+	return chain_int64(st, site_key, sql, 0, n, "count audit records");
 }
 
 static const struct store_column seal_columns[] = { SEAL_COLUMN_LIST };
@@ -185,20 +194,10 @@ pg_store_audit_seals(struct store *st, const char *site_key, store_row_fn fn, vo
 	static const char sql[] =
 	    "SELECT seq AS seq, sealed_at AS sealed_at, tree_size AS tree_size,"
 	    " root AS root, prev AS prev, hash AS hash FROM audit_seals"
-	    " WHERE site_id IS NOT DISTINCT FROM $1::bigint ORDER BY seq";
-	char site_text[24];
-	const char *site;
-	int rc;
+	    " WHERE site_id IS NOT DISTINCT FROM $1::bigint AND $2::bigint = 0 ORDER BY seq";
 
-	site = chain_param(st, site_key, site_text, &rc);
-	if (rc != STORE_OK)
-		return rc;
-	{
-		const char *const p[] = {site};
-
-		return pg_rows(st, sql, PG_NPARAMS(p), p, seal_columns, nitems(seal_columns), fn, arg,
-		    "audit seals");
-	}
+	return chain_rows(st, site_key, sql, 0, seal_columns, nitems(seal_columns), fn, arg,
+	    "audit seals");
 }
 
 /*
@@ -221,12 +220,6 @@ seal_site_id(struct store *st, const char *chain, int64_t *site)
 
 	*site = 0;
 	return key != NULL ? pg_site_id(st, key, 0, site) : STORE_OK;
-}
-
-static int
-seal_read_begin(struct store *st)
-{
-	return pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY");
 }
 
 static int
@@ -261,23 +254,9 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	    " AND seal_id IS NULL ORDER BY id LIMIT $2::bigint";
 	char site_text[24], max_text[24];
 	const char *const p[] = {site_param(site_text, site), pg_int_text(max_text, (int64_t)max)};
-	PGresult *r = NULL;
-	int rc = STORE_OK, rows;
 
 	(void)from;
-	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "unsealed audit records") != STORE_OK)
-		return STORE_ERROR;
-	rows = PQntuples(r);
-	for (int i = 0; i < rows && *n < max; i++) {
-		if (store_leaf_set(&leaf[*n], strtoll(PQgetvalue(r, i, 0), NULL, 10),
-		    PQgetvalue(r, i, 1), PQgetvalue(r, i, 2)) != 0) {
-			rc = STORE_ERROR;
-			break;
-		}
-		(*n)++;
-	}
-	PQclear(r);
-	return rc;
+	return pg_seal_leaves(st, sql, PG_NPARAMS(p), p, max, leaf, n);
 }
 
 static int
@@ -307,8 +286,6 @@ seal_last_seq(struct store *st, int64_t site, int64_t *seq)
 	    STORE_OK : STORE_ERROR;
 }
 
-/* The seal and the marks of its records in one statement; the ids as one
- * array parameter. */
 static int
 seal_add(struct store *st, int64_t site, const struct store_seal *s,
          const struct store_leaf *leaf, size_t n, int64_t *marked)
@@ -320,22 +297,13 @@ seal_add(struct store *st, int64_t site, const struct store_seal *s,
 	    " WHERE id = ANY ($8::bigint[]) AND site_id IS NOT DISTINCT FROM $1::bigint"
 	    " AND seal_id IS NULL RETURNING 1)"
 	    " SELECT count(*) FROM m";
-	char site_text[24], seq_text[24], size_text[24], *ids;
-	int rc = STORE_ERROR;
+	char site_text[24];
 
-	if ((ids = pg_leaf_ids(leaf, n)) != NULL) {
-		const char *const p[] = {site_param(site_text, site), pg_int_text(seq_text, s->seq),
-		    s->sealed_at, pg_int_text(size_text, s->tree_size), s->root, s->prev, s->hash,
-		    ids};
-
-		rc = pg_run_int64(st, sql, PG_NPARAMS(p), p, marked, "add audit seal");
-	}
-	free(ids);
-	return rc;
+	return pg_seal_add(st, sql, site_param(site_text, site), s, leaf, n, 0, marked);
 }
 
 static const struct store_sealer sealer = {
-	seal_site_id, seal_read_begin, pg_rollback, seal_last, seal_leaves,
+	seal_site_id, pg_seal_read_begin, pg_rollback, seal_last, seal_leaves,
 	seal_write_begin, seal_last_seq, seal_add, pg_commit, pg_rollback,
 };
 

@@ -10,6 +10,29 @@
 
 
 /*
+ * The integers as a PostgreSQL array literal, "{1,2,3}" (caller frees), to
+ * be passed as one parameter cast to bigint[]: one statement takes them all.
+ * Digits need no quoting.  NULL when out of memory (reported).
+ */
+static char *
+int_array(const int64_t *v, size_t n)
+{
+	char *text = malloc(n * 21 + 3), *p;
+
+	if (text == NULL) {
+		log_error("out of memory");
+		return NULL;
+	}
+	p = text;
+	*p++ = '{';
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, i > 0 ? ",%lld" : "%lld", (long long)v[i]);
+	*p++ = '}';
+	*p = '\0';
+	return text;
+}
+
+/*
  * A REPEATABLE READ transaction sees one snapshot, taken at its first
  * statement (not at BEGIN): take it now.  Between begin and end the other
  * reads of this file and the rest of the store run their statements in it
@@ -146,8 +169,8 @@ seal_site_id(struct store *st, const char *key, int64_t *site)
 	return pg_site_id(st, key, 0, site);
 }
 
-static int
-seal_read_begin(struct store *st)
+int
+pg_seal_read_begin(struct store *st)
 {
 	return pg_begin(st, "ISOLATION LEVEL REPEATABLE READ READ ONLY");
 }
@@ -196,10 +219,18 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	char site_text[24], max_text[24];
 	const char *const p[] = {pg_int_text(site_text, site), pg_int_text(max_text, (int64_t)max),
 	    from};
+
+	return pg_seal_leaves(st, sql, PG_NPARAMS(p), p, max, leaf, n);
+}
+
+int
+pg_seal_leaves(struct store *st, const char *sql, int np, const char *const *p, size_t max,
+               struct store_leaf *leaf, size_t *n)
+{
 	PGresult *r = NULL;
 	int rc = STORE_OK, rows;
 
-	if (pg_run(st, sql, PG_NPARAMS(p), p, &r, "unsealed entries") != STORE_OK)
+	if (pg_run(st, sql, np, p, &r, "unsealed leaves") != STORE_OK)
 		return STORE_ERROR;
 	rows = PQntuples(r);
 	for (int i = 0; i < rows && *n < max; i++) {
@@ -239,32 +270,49 @@ seal_last_seq(struct store *st, int64_t site, int64_t *seq)
 	    STORE_OK : STORE_ERROR;
 }
 
+int
+pg_seal_add(struct store *st, const char *sql, const char *site, const struct store_seal *s,
+            const struct store_leaf *leaf, size_t n, int last_created_at, int64_t *marked)
+{
+	char seq_text[24], size_text[24], *ids_text = NULL;
+	int64_t *ids;
+	int rc = STORE_ERROR;
+
+	if ((ids = malloc(n * sizeof(*ids))) == NULL) {
+		log_error("out of memory");
+		return STORE_ERROR;
+	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = leaf[i].id;
+	if ((ids_text = int_array(ids, n)) != NULL) {
+		const char *const p[] = {site, pg_int_text(seq_text, s->seq), s->sealed_at,
+		    pg_int_text(size_text, s->tree_size), s->root, s->prev, s->hash, ids_text,
+		    leaf[n - 1].created_at};
+
+		rc = pg_run_int64(st, sql, last_created_at ? 9 : 8, p, marked, "add seal");
+	}
+	free(ids_text);
+	free(ids);
+	return rc;
+}
+
 static int
 seal_add(struct store *st, int64_t site, const struct store_seal *s,
          const struct store_leaf *leaf, size_t n, int64_t *marked)
 {
 	static const char sql[] =
 	    "WITH s AS (INSERT INTO consent_seals (site_id, seq, sealed_at, tree_size, root,"
-	    " prev, hash, last_created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id),"
+	    " prev, hash, last_created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $9) RETURNING id),"
 	    " m AS (UPDATE consent_log SET seal_id = (SELECT id FROM s)"
-	    " WHERE id = ANY ($9::bigint[]) AND site_id = $1 AND seal_id IS NULL RETURNING 1)"
+	    " WHERE id = ANY ($8::bigint[]) AND site_id = $1 AND seal_id IS NULL RETURNING 1)"
 	    " SELECT count(*) FROM m";
-	char site_text[24], seq_text[24], size_text[24], *ids_text;
-	int rc = STORE_ERROR;
+	char site_text[24];
 
-	if ((ids_text = pg_leaf_ids(leaf, n)) != NULL) {
-		const char *const p[] = {pg_int_text(site_text, site), pg_int_text(seq_text, s->seq),
-		    s->sealed_at, pg_int_text(size_text, s->tree_size), s->root, s->prev, s->hash,
-		    leaf[n - 1].created_at, ids_text};
-
-		rc = pg_run_int64(st, sql, PG_NPARAMS(p), p, marked, "add seal");
-	}
-	free(ids_text);
-	return rc;
+	return pg_seal_add(st, sql, pg_int_text(site_text, site), s, leaf, n, 1, marked);
 }
 
 static const struct store_sealer sealer = {
-	seal_site_id, seal_read_begin, pg_rollback, seal_last, seal_leaves,
+	seal_site_id, pg_seal_read_begin, pg_rollback, seal_last, seal_leaves,
 	seal_write_begin, seal_last_seq, seal_add, pg_commit, pg_rollback,
 };
 
@@ -466,7 +514,7 @@ pg_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *
 		r = NULL;
 		if (n == 0)
 			break;
-		if ((ids_text = pg_int_array(ids, (size_t)n)) == NULL)
+		if ((ids_text = int_array(ids, (size_t)n)) == NULL)
 			goto out;
 		{
 			const char *u[] = {ids_text, digests};

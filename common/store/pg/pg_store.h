@@ -97,13 +97,21 @@ int pg_site_rows(struct store *st, const char *sql, int n, const char *const *pa
                  void *arg, const char *what);
 
 /*
- * The integers as a PostgreSQL array literal, "{1,2,3}" (caller frees), to
- * be passed as one parameter cast to bigint[]: one statement takes them
- * all; pg_leaf_ids() the ids of n leaves of a seal so.  NULL when out of
- * memory (reported).
+ * What the sealers of the consent log (pg_proof.c) and of the audit trail
+ * (pg_audit.c) share, as members of their struct store_sealer: the read
+ * transaction (one read-only snapshot); and the seal added and its leaves
+ * marked by sql, one statement whose parameters are $1 the site (text, NULL
+ * for none), $2 seq, $3 sealed_at, $4 tree_size, $5 root, $6 prev, $7 hash,
+ * $8 the leaves' ids (a bigint[] literal) and, with last_created_at, $9 the
+ * last leaf's created_at; it answers how many leaves it marked (*marked).
  */
-char *pg_int_array(const int64_t *v, size_t n);
-char *pg_leaf_ids(const struct store_leaf *leaf, size_t n);
+int pg_seal_read_begin(struct store *st);
+/* The leaves sql ($1..$np the texts p; its columns id, the time, the
+ * digest) gives, at most max, into leaf[*n] on (store_leaf_set). */
+int pg_seal_leaves(struct store *st, const char *sql, int np, const char *const *p, size_t max,
+                   struct store_leaf *leaf, size_t *n);
+int pg_seal_add(struct store *st, const char *sql, const char *site, const struct store_seal *s,
+                const struct store_leaf *leaf, size_t n, int last_created_at, int64_t *marked);
 
 #define PG_NPARAMS(p) ((int)(nitems(p)))
 

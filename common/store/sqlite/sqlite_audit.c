@@ -28,6 +28,23 @@ bind_site(sqlite3_stmt *q, int i, int64_t site)
 		sqlite3_bind_null(q, i);
 }
 
+/* sql prepared in *q with ?1 bound to the chain of key (bind_site):
+ * STORE_OK (the caller finalizes *q), STORE_NOTFOUND, STORE_ERROR. */
+static int
+chain_prepare(struct store *st, const char *key, const char *sql, sqlite3_stmt **q)
+{
+	int64_t site;
+	int rc;
+
+	*q = NULL;
+	if ((rc = chain_site(st, key, &site)) != STORE_OK)
+		return rc;
+	if (sqlite_db_prepare(st->db, sql, q) != 0)
+		return STORE_ERROR;
+	bind_site(*q, 1, site);
+	return STORE_OK;
+}
+
 /*
  * The id is taken inside the write transaction (SQLite's one writer), so
  * that the digest, which covers it, is written with the record.
@@ -95,14 +112,10 @@ sqlite_store_audit_list(struct store *st, const struct store_audit_filter *f,
 	    " WHERE (?1 IS NULL OR a.site_id = ?1) AND (?2 = 0 OR a.site_id IS NULL)"
 	    " AND (?3 = 0 OR a.id < ?3) ORDER BY a.id DESC LIMIT ?4";
 	sqlite3_stmt *q = NULL;
-	int64_t site;
 	int rc;
 
-	if ((rc = chain_site(st, f->site_key, &site)) != STORE_OK)
+	if ((rc = chain_prepare(st, f->site_key, sql, &q)) != STORE_OK)
 		return rc;
-	if (sqlite_db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	bind_site(q, 1, site);
 	sqlite3_bind_int(q, 2, f->no_site != 0);
 	sqlite3_bind_int64(q, 3, f->before > 0 ? f->before : 0);
 	sqlite3_bind_int64(q, 4, (int64_t)(f->limit >= 1 && f->limit <= AUDIT_LIST_MAX ?
@@ -113,23 +126,35 @@ sqlite_store_audit_list(struct store *st, const struct store_audit_filter *f,
 }
 
 /* The rows of sql for one chain (?1 its site, IS-compared; ?2 the integer
- * b), described by store_audit_record_columns. */
+ * b), described by cols. */
 static int
 chain_rows(struct store *st, const char *key, const char *sql, int64_t b,
-           store_row_fn fn, void *arg, const char *what)
+           const struct store_column *cols, size_t n, store_row_fn fn, void *arg,
+           const char *what)
 {
 	sqlite3_stmt *q = NULL;
-	int64_t site;
 	int rc;
 
-	if ((rc = chain_site(st, key, &site)) != STORE_OK)
+	if ((rc = chain_prepare(st, key, sql, &q)) != STORE_OK)
 		return rc;
-	if (sqlite_db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	bind_site(q, 1, site);
 	sqlite3_bind_int64(q, 2, b);
-	rc = sqlite_walk(st, q, store_audit_record_columns, store_audit_record_ncolumns, fn, arg,
-	    what);
+	rc = sqlite_walk(st, q, cols, n, fn, arg, what);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* The one integer sql answers for one chain (?1, ?2 b as chain_rows). */
+static int
+chain_int64(struct store *st, const char *key, const char *sql, int64_t b, int64_t *v,
+            const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if ((rc = chain_prepare(st, key, sql, &q)) != STORE_OK)
+		return rc;
+	sqlite3_bind_int64(q, 2, b);
+	rc = sqlite_step_int64(st, q, v, what);
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -142,23 +167,15 @@ sqlite_store_audit_leaves(struct store *st, const char *site_key, int64_t seq,
 	    "SELECT count(*) FROM audit_seals WHERE site_id IS ?1 AND seq = ?2";
 	static const char sql[] =
 	    AUDIT_RECORD_SELECT " WHERE s.site_id IS ?1 AND s.seq = ?2 ORDER BY a.id";
-	sqlite3_stmt *q = NULL;
-	int64_t site, n = 0;
+	int64_t n = 0;
 	int rc;
 
-	if ((rc = chain_site(st, site_key, &site)) != STORE_OK)
-		return rc;
-	if (sqlite_db_prepare(st->db, seal_sql, &q) != 0)
-		return STORE_ERROR;
-	bind_site(q, 1, site);
-	sqlite3_bind_int64(q, 2, seq);
-	rc = sqlite_step_int64(st, q, &n, "audit seal");
-	sqlite3_finalize(q);
-	if (rc != STORE_OK)
+	if ((rc = chain_int64(st, site_key, seal_sql, seq, &n, "audit seal")) != STORE_OK)
 		return rc;
 	if (n == 0)
 		return STORE_NOTFOUND;
-	return chain_rows(st, site_key, sql, seq, fn, arg, "audit seal records");
+	return chain_rows(st, site_key, sql, seq, store_audit_record_columns,
+	    store_audit_record_ncolumns, fn, arg, "audit seal records");
 }
 
 int
@@ -168,25 +185,16 @@ sqlite_store_audit_unsealed(struct store *st, const char *site_key, store_row_fn
 	    AUDIT_RECORD_SELECT " WHERE a.site_id IS ?1 AND a.seal_id IS NULL AND ?2 = 0"
 	    " ORDER BY a.id";
 
-	return chain_rows(st, site_key, sql, 0, fn, arg, "unsealed audit records");
+	return chain_rows(st, site_key, sql, 0, store_audit_record_columns,
+	    store_audit_record_ncolumns, fn, arg, "unsealed audit records");
 }
 
 int
 sqlite_store_audit_count(struct store *st, const char *site_key, int64_t *n)
 {
-	static const char sql[] = "SELECT count(*) FROM audit_log WHERE site_id IS ?1";
-	sqlite3_stmt *q = NULL;
-	int64_t site;
-	int rc;
+	static const char sql[] = "SELECT count(*) FROM audit_log WHERE site_id IS ?1 AND ?2 = 0";
 
-	if ((rc = chain_site(st, site_key, &site)) != STORE_OK)
-		return rc;
-	if (sqlite_db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	bind_site(q, 1, site);
-	rc = sqlite_step_int64(st, q, n, "count audit records");
-	sqlite3_finalize(q);
-	return rc;
+	return chain_int64(st, site_key, sql, 0, n, "count audit records");
 }
 
 static const struct store_column seal_columns[] = { SEAL_COLUMN_LIST };
@@ -197,19 +205,10 @@ sqlite_store_audit_seals(struct store *st, const char *site_key, store_row_fn fn
 	static const char sql[] =
 	    "SELECT seq AS seq, sealed_at AS sealed_at, tree_size AS tree_size,"
 	    " root AS root, prev AS prev, hash AS hash FROM audit_seals"
-	    " WHERE site_id IS ?1 ORDER BY seq";
-	sqlite3_stmt *q = NULL;
-	int64_t site;
-	int rc;
+	    " WHERE site_id IS ?1 AND ?2 = 0 ORDER BY seq";
 
-	if ((rc = chain_site(st, site_key, &site)) != STORE_OK)
-		return rc;
-	if (sqlite_db_prepare(st->db, sql, &q) != 0)
-		return STORE_ERROR;
-	bind_site(q, 1, site);
-	rc = sqlite_walk(st, q, seal_columns, nitems(seal_columns), fn, arg, "audit seals");
-	sqlite3_finalize(q);
-	return rc;
+	return chain_rows(st, site_key, sql, 0, seal_columns, nitems(seal_columns), fn, arg,
+	    "audit seals");
 }
 
 /*
@@ -223,22 +222,6 @@ static int
 seal_site_id(struct store *st, const char *chain, int64_t *site)
 {
 	return chain_site(st, store_audit_chain_key(chain), site);
-}
-
-static int
-seal_read_begin(struct store *st)
-{
-	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		sqlite_db_log(st->db, "begin");
-		return -1;
-	}
-	return 0;
-}
-
-static void
-seal_end(struct store *st)
-{
-	sqlite_db_rollback(st->db);
 }
 
 static int
@@ -281,35 +264,13 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	    "SELECT id, at, digest FROM audit_log WHERE site_id IS ?1 AND seal_id IS NULL"
 	    " ORDER BY id LIMIT ?2";
 	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR, step;
 
 	(void)from;
 	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	bind_site(q, 1, site);
 	sqlite3_bind_int64(q, 2, (int64_t)max);
-	while ((step = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
-		if (store_leaf_set(&leaf[*n], sqlite3_column_int64(q, 0),
-		    (const char *)sqlite3_column_text(q, 1),
-		    (const char *)sqlite3_column_text(q, 2)) != 0)
-			goto out;
-		(*n)++;
-	}
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		sqlite_db_log(st->db, "unsealed audit records");
-		goto out;
-	}
-	rc = STORE_OK;
-out:
-	sqlite3_finalize(q);
-	return rc;
-}
-
-static int
-seal_write_begin(struct store *st, const char *chain)
-{
-	(void)chain;
-	return sqlite_db_begin(st->db) == 0 ? STORE_OK : STORE_ERROR;
+	return sqlite_seal_leaves(st, q, max, leaf, n);
 }
 
 static int
@@ -338,52 +299,23 @@ seal_add(struct store *st, int64_t site, const struct store_seal *s,
 	static const char mark_sql[] =
 	    "UPDATE audit_log SET seal_id = ?1 WHERE id = ?2 AND site_id IS ?3 AND seal_id IS NULL";
 	sqlite3_stmt *q = NULL;
-	int64_t sid;
 	int rc;
 
 	*marked = 0;
 	if (sqlite_db_prepare(st->db, ins_sql, &q) != 0)
 		return STORE_ERROR;
 	bind_site(q, 1, site);
-	sqlite3_bind_int64(q, 2, s->seq);
-	sqlite_db_bind_text(q, 3, s->sealed_at);
-	sqlite3_bind_int64(q, 4, s->tree_size);
-	sqlite_db_bind_text(q, 5, s->root);
-	sqlite_db_bind_text(q, 6, s->prev);
-	sqlite_db_bind_text(q, 7, s->hash);
+	sqlite_seal_bind(q, s);
 	rc = sqlite_change(st, q, "add audit seal");
 	sqlite3_finalize(q);
-	q = NULL;
 	if (rc != STORE_OK)
 		return rc;
-	sid = sqlite3_last_insert_rowid(st->db);
-	if (sqlite_db_prepare(st->db, mark_sql, &q) != 0)
-		return STORE_ERROR;
-	for (size_t i = 0; i < n; i++) {
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, sid);
-		sqlite3_bind_int64(q, 2, leaf[i].id);
-		bind_site(q, 3, site);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			sqlite_db_log(st->db, "seal audit record");
-			sqlite3_finalize(q);
-			return STORE_ERROR;
-		}
-		*marked += sqlite3_changes(st->db);
-	}
-	sqlite3_finalize(q);
-	return STORE_OK;
-}
-
-static int
-seal_commit(struct store *st)
-{
-	return sqlite_db_commit(st->db);
+	return sqlite_seal_mark(st, mark_sql, site, leaf, n, marked);
 }
 
 static const struct store_sealer sealer = {
-	seal_site_id, seal_read_begin, seal_end, seal_last, seal_leaves,
-	seal_write_begin, seal_last_seq, seal_add, seal_commit, seal_end,
+	seal_site_id, sqlite_seal_read_begin, sqlite_seal_end, seal_last, seal_leaves,
+	sqlite_seal_write_begin, seal_last_seq, seal_add, sqlite_seal_commit, sqlite_seal_end,
 };
 
 int

@@ -127,11 +127,12 @@ sqlite_store_seal_leaves(struct store *st, const char *key, int64_t seq,
 	return rc;
 }
 
-/* store_seal()'s statements (store_seal.c has the protocol): the read in
- * a deferred transaction, the write in an immediate one (SQLite's single
- * writer keeps other sealers out). */
-static int
-seal_read_begin(struct store *st)
+/* store_seal()'s statements (store_seal.c has the protocol), and the
+ * audit trail's (sqlite_audit.c): the read in a deferred transaction, the
+ * write in an immediate one (SQLite's single writer keeps other sealers
+ * out). */
+int
+sqlite_seal_read_begin(struct store *st)
 {
 	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		sqlite_db_log(st->db, "begin");
@@ -140,10 +141,63 @@ seal_read_begin(struct store *st)
 	return 0;
 }
 
-static void
-seal_end(struct store *st)
+void
+sqlite_seal_end(struct store *st)
 {
 	sqlite_db_rollback(st->db);
+}
+
+int
+sqlite_seal_write_begin(struct store *st, const char *key)
+{
+	(void)key;
+	return sqlite_db_begin(st->db) == 0 ? STORE_OK : STORE_ERROR;
+}
+
+int
+sqlite_seal_commit(struct store *st)
+{
+	return sqlite_db_commit(st->db);
+}
+
+void
+sqlite_seal_bind(sqlite3_stmt *q, const struct store_seal *s)
+{
+	sqlite3_bind_int64(q, 2, s->seq);
+	sqlite_db_bind_text(q, 3, s->sealed_at);
+	sqlite3_bind_int64(q, 4, s->tree_size);
+	sqlite_db_bind_text(q, 5, s->root);
+	sqlite_db_bind_text(q, 6, s->prev);
+	sqlite_db_bind_text(q, 7, s->hash);
+}
+
+int
+sqlite_seal_mark(struct store *st, const char *sql, int64_t site, const struct store_leaf *leaf,
+                 size_t n, int64_t *marked)
+{
+	int64_t sid = sqlite3_last_insert_rowid(st->db);
+	sqlite3_stmt *q = NULL;
+
+	*marked = 0;
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, sid);
+		sqlite3_bind_int64(q, 2, leaf[i].id);
+		if (site != 0)
+			sqlite3_bind_int64(q, 3, site);
+		else
+			sqlite3_bind_null(q, 3);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			sqlite_db_log(st->db, "seal leaf");
+			sqlite3_finalize(q);
+			return STORE_ERROR;
+		}
+		*marked += sqlite3_changes(st->db);
+	}
+	sqlite3_finalize(q);
+	return STORE_OK;
 }
 
 static int
@@ -196,13 +250,21 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 	    " WHERE site_id = ?1 AND created_at >= ?3 AND seal_id IS NULL"
 	    " ORDER BY created_at, id LIMIT ?2";
 	sqlite3_stmt *q = NULL;
-	int rc = STORE_ERROR, step;
 
 	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
 	sqlite3_bind_int64(q, 2, (int64_t)max);
 	sqlite_db_bind_text(q, 3, from);
+	return sqlite_seal_leaves(st, q, max, leaf, n);
+}
+
+int
+sqlite_seal_leaves(struct store *st, sqlite3_stmt *q, size_t max, struct store_leaf *leaf,
+                   size_t *n)
+{
+	int rc = STORE_ERROR, step;
+
 	while ((step = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
 		if (store_leaf_set(&leaf[*n], sqlite3_column_int64(q, 0),
 		    (const char *)sqlite3_column_text(q, 1),
@@ -211,20 +273,13 @@ seal_leaves(struct store *st, int64_t site, size_t max, const char *from,
 		(*n)++;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		sqlite_db_log(st->db, "unsealed entries");
+		sqlite_db_log(st->db, "unsealed leaves");
 		goto out;
 	}
 	rc = STORE_OK;
 out:
 	sqlite3_finalize(q);
 	return rc;
-}
-
-static int
-seal_write_begin(struct store *st, const char *key)
-{
-	(void)key;
-	return sqlite_db_begin(st->db) == 0 ? STORE_OK : STORE_ERROR;
 }
 
 static int
@@ -254,53 +309,24 @@ seal_add(struct store *st, int64_t site, const struct store_seal *s,
 	    "UPDATE consent_log SET seal_id = ?1 WHERE id = ?2 AND site_id = ?3"
 	    " AND seal_id IS NULL";
 	sqlite3_stmt *q = NULL;
-	int64_t sid;
 	int rc;
 
 	*marked = 0;
 	if (sqlite_db_prepare(st->db, ins_sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, site);
-	sqlite3_bind_int64(q, 2, s->seq);
-	sqlite_db_bind_text(q, 3, s->sealed_at);
-	sqlite3_bind_int64(q, 4, s->tree_size);
-	sqlite_db_bind_text(q, 5, s->root);
-	sqlite_db_bind_text(q, 6, s->prev);
-	sqlite_db_bind_text(q, 7, s->hash);
+	sqlite_seal_bind(q, s);
 	sqlite_db_bind_text(q, 8, leaf[n - 1].created_at);
 	rc = sqlite_change(st, q, "add seal");
 	sqlite3_finalize(q);
-	q = NULL;
 	if (rc != STORE_OK)
 		return rc;
-	sid = sqlite3_last_insert_rowid(st->db);
-	if (sqlite_db_prepare(st->db, mark_sql, &q) != 0)
-		return STORE_ERROR;
-	for (size_t i = 0; i < n; i++) {
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, sid);
-		sqlite3_bind_int64(q, 2, leaf[i].id);
-		sqlite3_bind_int64(q, 3, site);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			sqlite_db_log(st->db, "seal entry");
-			sqlite3_finalize(q);
-			return STORE_ERROR;
-		}
-		*marked += sqlite3_changes(st->db);
-	}
-	sqlite3_finalize(q);
-	return STORE_OK;
-}
-
-static int
-seal_commit(struct store *st)
-{
-	return sqlite_db_commit(st->db);
+	return sqlite_seal_mark(st, mark_sql, site, leaf, n, marked);
 }
 
 static const struct store_sealer sealer = {
-	sqlite_site_id, seal_read_begin, seal_end, seal_last, seal_leaves,
-	seal_write_begin, seal_last_seq, seal_add, seal_commit, seal_end,
+	sqlite_site_id, sqlite_seal_read_begin, sqlite_seal_end, seal_last, seal_leaves,
+	sqlite_seal_write_begin, seal_last_seq, seal_add, sqlite_seal_commit, sqlite_seal_end,
 };
 
 int

@@ -120,6 +120,28 @@ int sqlite_write_commit(struct store *st);
 void sqlite_write_undo(struct store *st);
 
 
+/*
+ * What the sealers of the consent log (sqlite_proof.c) and of the audit
+ * trail (sqlite_audit.c) share, as members of their struct store_sealer
+ * (store_ops.h): the read transaction (BEGIN) and its end, the write
+ * transaction (BEGIN IMMEDIATE) and its commit.  sqlite_seal_leaves():
+ * step q (prepared and bound; its columns id, the time, the digest) into
+ * at most max leaves from leaf[*n] on (store_leaf_set), q finalized.
+ * sqlite_seal_bind(): bind the seal's ?2 seq, ?3 sealed_at, ?4 tree_size,
+ * ?5 root, ?6 prev, ?7 hash to its INSERT.  sqlite_seal_mark(): after
+ * the seal's INSERT, run sql (?1 the new seal's id, ?2 a leaf's id, ?3 the
+ * site, NULL for 0) for each of the n leaves, *marked how many it changed.
+ */
+int sqlite_seal_read_begin(struct store *st);
+void sqlite_seal_end(struct store *st);
+int sqlite_seal_write_begin(struct store *st, const char *key);
+int sqlite_seal_commit(struct store *st);
+int sqlite_seal_leaves(struct store *st, sqlite3_stmt *q, size_t max, struct store_leaf *leaf,
+                       size_t *n);
+void sqlite_seal_bind(sqlite3_stmt *q, const struct store_seal *s);
+int sqlite_seal_mark(struct store *st, const char *sql, int64_t site, const struct store_leaf *leaf,
+                     size_t n, int64_t *marked);
+
 /* The schema's text (schema.sql, embedded by make). */
 extern const char schema_data[];
 
