@@ -13,7 +13,7 @@
 #
 # Exit status 1 when any harness found a crash (or a leak, timeout or
 # out-of-memory, which libFuzzer reports the same way), 2 when the build
-# fails.  Harnesses: query consent scripts lang origin ua geo config
+# fails.  Harnesses: query consent scripts lang origin ua geo config admin
 # (fuzz/README.md says what each reads).
 #
 #   CLANG         the compiler (clang)
@@ -98,7 +98,7 @@ build() {
 # at 8 KiB by http_env, so a little over that shows the cap holds).
 flags() {
 	case $1 in
-	consent|scripts) echo "-dict=fuzz/json.dict -max_len=16384" ;;
+	consent|scripts|admin) echo "-dict=fuzz/json.dict -max_len=16384" ;;
 	config) echo "-dict=fuzz/json.dict -max_len=32768" ;;
 	query|ua) echo "-dict=fuzz/text.dict -max_len=9000" ;;
 	*) echo "-dict=fuzz/text.dict -max_len=1024" ;;

@@ -3,16 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "admin/api.h"
+#include "admin/api_req.h"
 #include "admin/install.h"
 #include "admin/setup_token.h"
 #include "base/io.h"
 #include "base/log.h"
 #include "base/nitems.h"
-#include "input/origin.h"
 #include "input/valid.h"
 #include "store/store_account.h"
 #include "store/store_audit.h"
@@ -304,68 +303,6 @@ api_audit(struct api *a, const char *site_key, const char *action, const cJSON *
 	return 0;
 }
 
-/* A path segment: 1-API_SEG_MAX bytes of [A-Za-z0-9._~@*:-], not "." or "..". */
-static int
-seg_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > API_SEG_MAX || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-		return 0;
-	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789._~@*:-") == n;
-}
-
-/*
- * PATH_INFO ("/sites/abc/configs") into a->path and a->seg[]: it must
- * start with '/', hold at most API_SEGS_MAX segments, each seg_ok(), with
- * no empty one (no "//", no trailing '/').  0, or -1: no route.
- */
-static int
-split_path(struct api *a)
-{
-	const char *p = http_env("PATH_INFO");
-	char *s, *slash;
-
-	if (p == NULL || p[0] != '/' || strlen(p + 1) > API_PATH_MAX || p[1] == '\0')
-		return -1;
-	memcpy(a->path, p + 1, strlen(p + 1) + 1);
-	for (s = a->path;; s = slash + 1) {
-		if (a->nseg == API_SEGS_MAX)
-			return -1;
-		a->seg[a->nseg++] = s;
-		if ((slash = strchr(s, '/')) != NULL)
-			*slash = '\0';
-		if (!seg_ok(s))
-			return -1;
-		if (slash == NULL)
-			return 0;
-	}
-}
-
-/* Whether the request's segments match pattern. */
-static int
-matches(const struct api *a, const char *pattern)
-{
-	const char *p = pattern;
-	size_t i;
-
-	for (i = 0; i < a->nseg; i++) {
-		size_t len = strcspn(p, "/");
-
-		if (len == 0)
-			return 0;
-		if (p[0] != '{' && (strlen(a->seg[i]) != len || memcmp(a->seg[i], p, len) != 0))
-			return 0;
-		p += len;
-		if (*p == '/')
-			p++;
-		else if (i + 1 < a->nseg)
-			return 0;
-	}
-	return *p == '\0';
-}
-
 /* The route for the request, or NULL with 404 or 405 (and Allow) sent. */
 static const struct route *
 find_route(struct api *a)
@@ -373,12 +310,12 @@ find_route(struct api *a)
 	char allow[64] = "";
 	size_t i;
 
-	if (split_path(a) != 0) {
+	if (api_path_split(http_env("PATH_INFO"), a->path, a->seg, &a->nseg) != 0) {
 		api_error(a, 404, "Not found");
 		return NULL;
 	}
 	for (i = 0; i < nitems(routes); i++) {
-		if (!matches(a, routes[i].pattern))
+		if (!api_path_match(a->seg, a->nseg, routes[i].pattern))
 			continue;
 		if (routes[i].method == a->method)
 			return &routes[i];
@@ -453,51 +390,20 @@ load_session(struct api *a)
 int
 api_origin(char out[ORIGIN_MAX + 1])
 {
-	const char *host = http_env("HTTP_HOST"), *https = http_env("HTTPS");
-	const char *scheme = http_env("REQUEST_SCHEME");
-	char h[HOST_MAX + 1];
-	int plain;
-	int n;
-
-	if (host == NULL)
-		return -1;
-	plain = (https != NULL && strcasecmp(https, "off") == 0) ||
-	    ((https == NULL || *https == '\0') && scheme != NULL && strcmp(scheme, "http") == 0);
-	n = snprintf(out, ORIGIN_MAX + 1, "%s://%s", plain ? "http" : "https", host);
-	if (n < 0 || n > ORIGIN_MAX || origin_host(out, h) != 0)
-		return -1;
-	return 0;
+	return api_own_origin(http_env("HTTP_HOST"), http_env("HTTPS"), http_env("REQUEST_SCHEME"),
+	    out);
 }
 
-/* ADMIN.md 4: Sec-Fetch-Site, when sent, same-origin; Origin, when sent,
- * the dashboard's own.  0, or -1 with 403 sent. */
+/* ADMIN.md 4: the same-origin checks (api_same_origin).  0, or -1 with
+ * 403 sent. */
 static int
 check_same_origin(struct api *a)
 {
-	const char *site = http_env("HTTP_SEC_FETCH_SITE");
-	char own[ORIGIN_MAX + 1];
-
-	if ((site != NULL && strcmp(site, "same-origin") != 0) ||
-	    (a->req.origin != NULL &&
-	    (api_origin(own) != 0 || strcasecmp(a->req.origin, own) != 0))) {
-		api_error(a, 403, "Cross-site request refused");
-		return -1;
-	}
-	return 0;
-}
-
-/* Content-Type application/json, with nothing after it but parameters. */
-static int
-json_type(const char *ct)
-{
-	size_t n = strlen("application/json");
-
-	if (ct == NULL || strncasecmp(ct, "application/json", n) != 0)
+	if (api_same_origin(http_env("HTTP_SEC_FETCH_SITE"), a->req.origin, http_env("HTTP_HOST"),
+	    http_env("HTTPS"), http_env("REQUEST_SCHEME")))
 		return 0;
-	ct += n;
-	while (*ct == ' ' || *ct == '\t')
-		ct++;
-	return *ct == '\0' || *ct == ';';
+	api_error(a, 403, "Cross-site request refused");
+	return -1;
 }
 
 /* The body of a request that changes something: none, or one JSON object
@@ -509,7 +415,7 @@ read_body(struct api *a, const struct route *r)
 
 	if (cl == NULL || *cl == '\0' || strcmp(cl, "0") == 0)
 		return 0;
-	if (!json_type(http_env("CONTENT_TYPE"))) {
+	if (!api_json_type(http_env("CONTENT_TYPE"))) {
 		api_error(a, 415, "Content-Type must be application/json");
 		return -1;
 	}

@@ -7,17 +7,15 @@
 
 #include <cjson/cJSON.h>
 
+#include "admin/api_req.h"
 #include "admin/token.h"
 #include "http/http.h"
 #include "store/store.h"
 
-#define API_SEGS_MAX 8          /* path segments after /admin/api/ */
-#define API_PATH_MAX 512        /* PATH_INFO longer than this: 404 */
 #define API_USER_MAX 64         /* ADMIN.md 2: 1-64 of a-z0-9._@- */
 #define API_REAUTH_SECONDS 300  /* ADMIN.md 4: sensitive actions */
 #define API_IDLE_SECONDS 1800   /* session idle limit */
 #define API_ABSOLUTE_SECONDS 43200 /* session absolute limit */
-#define API_SEG_MAX 255         /* bytes of one path segment */
 #define API_BODY_MAX 65536      /* a request's JSON body */
 #define API_BODY_BIG_MAX 1048576 /* configs and previews: a whole document */
 #define API_PASSWORD_BYTES_MAX 512 /* a password field longer than this is never hashed */
@@ -29,9 +27,9 @@ enum api_role { ROLE_NONE = 0, ROLE_VIEWER, ROLE_EDITOR, ROLE_OWNER };
 
 /*
  * One request, filled by the dispatcher (api.c) before a handler runs.
- * seg[] are the path's segments after "/admin/api/" (each checked to be
- * 1-255 bytes of [A-Za-z0-9._~@*:-], so a handler may use them as keys or
- * names after its own validation); body is the parsed JSON body (an
+ * seg[] are the path's segments after "/admin/api/" (api_path_split():
+ * each 1-255 bytes of [A-Za-z0-9._~@*:-], so a handler may use them as
+ * keys or names after its own validation); body is the parsed JSON body (an
  * object) or NULL when the request had none.  For a route that needs a
  * session, user, roles and session_hash are the signed-in account's.
  * The dispatcher owns everything here; a handler keeps nothing of it.
@@ -88,11 +86,10 @@ int api_answer_rows(struct api *a, const char *name, int rc, cJSON *rows);
  * own or validated (no CR, LF or NUL: refused with -1). */
 int api_header(struct api *a, const char *name, const char *value);
 
-/* The dashboard's own origin, from the server's variables: "https://" (or
- * "http://" when the server says the request is not HTTPS) + HTTP_HOST,
- * which must be a host with an optional port (origin_host()): the Origin
- * a request must carry, and the script tag's base (api_sites.c).  0, or
- * -1 (out is then not an origin). */
+/* The dashboard's own origin, from the server's variables
+ * (api_own_origin() of HTTP_HOST, HTTPS, REQUEST_SCHEME): the Origin a
+ * request must carry, and the script tag's base (api_sites.c).  0, or
+ * -1 (out is then empty). */
 int api_origin(char out[ORIGIN_MAX + 1]);
 
 /* The account's role on site key ("*" roles count for every site). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "admin/api.h"
+#include "admin/enrol.h"
 #include "admin/install.h"
 #include "admin/password.h"
 #include "admin/setup_token.h"
@@ -11,42 +12,13 @@
 #include "admin/token.h"
 #include "admin/totp.h"
 #include "base/log.h"
-#include "base/nitems.h"
 #include "input/valid.h"
 #include "store/store_account.h"
 
-/* The issuer an authenticator app shows beside the account's name. */
-#define TOTP_ISSUER "Consent dashboard"
 /* The session's public id: this many characters of a new token. */
 #define SESSION_ID_LEN 22
 
 static const char credentials_error[] = "Invalid credentials";
-
-/* The fields of the bodies that carry credentials (the password's length
- * is checked in bytes apart, before anything is hashed). */
-static const struct vfield setup_fields[] = {
-	{ "token", V_STRING, 1, 1, 128, 0, 0, NULL },
-	{ "username", V_STRING, 1, 1, API_USER_MAX, 0, 0, NULL },
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-};
-static const struct vfield signin_fields[] = {
-	{ "username", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "totp", V_STRING, 0, 0, 64, 0, 0, NULL },
-};
-static const struct vfield reauth_fields[] = {
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "totp", V_STRING, 0, 0, 64, 0, 0, NULL },
-};
-static const struct vfield password_fields[] = {
-	{ "password", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "new", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-};
-static const struct vfield reset_fields[] = {
-	{ "username", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-	{ "code", V_STRING, 1, 0, 128, 0, 0, NULL },
-	{ "new", V_STRING, 1, 0, API_BODY_MAX, 0, 0, NULL },
-};
 
 /* A string member of the checked body, or NULL when absent. */
 static const char *
@@ -76,60 +48,6 @@ hash_password(struct api *a, const char *pw, char phc[PASSWORD_PHC_MAX])
 		return 0;
 	api_error(a, 500, "Internal server error");
 	return -1;
-}
-
-/*
- * A new second factor: its secret as base32 into b32, its otpauth URI into
- * uri, ten recovery codes into codes and their hashes into hashes.  0, or
- * -1 (logged).
- */
-struct enrolment {
-	char b32[TOTP_B32_LEN(TOTP_SECRET_LEN) + 1];
-	char uri[TOTP_URI_MAX];
-	char codes[TOKEN_RECOVERY_COUNT][TOKEN_RECOVERY_LEN + 1];
-	char hashes[TOKEN_RECOVERY_COUNT][65];
-	const char *hash_ptr[TOKEN_RECOVERY_COUNT];
-};
-
-static int
-enrolment_new(const char *user, struct enrolment *e)
-{
-	unsigned char secret[TOTP_SECRET_LEN];
-	size_t i;
-	int rc = -1;
-
-	memset(e, 0, sizeof(*e));
-	if (totp_secret_new(secret) != 0 || totp_uri(TOTP_ISSUER, user, secret, e->uri,
-	    sizeof(e->uri)) != 0 || token_recovery_new(e->codes) != 0)
-		goto out;
-	totp_base32_encode(secret, sizeof(secret), e->b32);
-	e->b32[strcspn(e->b32, "=")] = '\0';
-	for (i = 0; i < TOKEN_RECOVERY_COUNT; i++) {
-		if (token_recovery_hash(e->codes[i], e->hashes[i]) != 0)
-			goto out;
-		e->hash_ptr[i] = e->hashes[i];
-	}
-	rc = 0;
-out:
-	explicit_bzero(secret, sizeof(secret));
-	return rc;
-}
-
-/* What an enrolment shows once: otpauth, secret, recovery_codes, added to o. */
-static int
-enrolment_json(cJSON *o, const struct enrolment *e)
-{
-	cJSON *codes;
-	size_t i;
-
-	if (cJSON_AddStringToObject(o, "otpauth", e->uri) == NULL ||
-	    cJSON_AddStringToObject(o, "secret", e->b32) == NULL ||
-	    (codes = cJSON_AddArrayToObject(o, "recovery_codes")) == NULL)
-		return -1;
-	for (i = 0; i < TOKEN_RECOVERY_COUNT; i++)
-		if (!cJSON_AddItemToArray(codes, cJSON_CreateString(e->codes[i])))
-			return -1;
-	return 0;
 }
 
 /* Whether the account must have a second factor: owner of any site. */
@@ -277,17 +195,17 @@ credentials(struct api *a, const char *name, const char *pw, const char *code,
  * once in a 403, and no session; the first sign-in with its code confirms it.
  */
 static void
-enrol(struct api *a, const struct store_account *acc)
+enrol_answer(struct api *a, const struct store_account *acc)
 {
-	struct enrolment e;
+	struct enrol e;
 	cJSON *o = NULL;
 
-	if (enrolment_new(acc->name, &e) != 0 ||
-	    store_account_reset_2fa(a->st, acc->name, e.b32, e.hash_ptr, TOKEN_RECOVERY_COUNT,
+	if (enrol_new(acc->name, &e) != 0 ||
+	    store_account_reset_2fa(a->st, acc->name, e.secret, e.hash, TOKEN_RECOVERY_COUNT,
 	    NULL) != STORE_OK ||
 	    (o = cJSON_CreateObject()) == NULL ||
 	    cJSON_AddStringToObject(o, "error", "Two-factor enrolment required") == NULL ||
-	    enrolment_json(o, &e) != 0) {
+	    enrol_json(o, &e) != 0) {
 		cJSON_Delete(o);
 		api_error(a, 500, "Internal server error");
 	} else {
@@ -384,11 +302,11 @@ route_setup_post(struct api *a)
 {
 	const char *name, *pw;
 	char phc[PASSWORD_PHC_MAX];
-	struct enrolment e;
+	struct enrol e;
 	cJSON *roles = NULL, *o = NULL;
 	int rc;
 
-	if (api_body(a, setup_fields, nitems(setup_fields)) != 0)
+	if (api_body(a, api_setup_body.f, api_setup_body.n) != 0)
 		return;
 	if (!setup_token_check(NULL, field(a, "token"))) {
 		api_error(a, 403, "Invalid setup token");
@@ -402,7 +320,7 @@ route_setup_post(struct api *a)
 	}
 	if (new_password_ok(a, pw) != 0 || hash_password(a, pw, phc) != 0)
 		return;
-	if (enrolment_new(name, &e) != 0 || (roles = cJSON_CreateObject()) == NULL ||
+	if (enrol_new(name, &e) != 0 || (roles = cJSON_CreateObject()) == NULL ||
 	    cJSON_AddStringToObject(roles, "*", "owner") == NULL) {
 		api_error(a, 500, "Internal server error");
 		goto out;
@@ -411,7 +329,7 @@ route_setup_post(struct api *a)
 		api_error(a, 403, "Invalid setup token");
 		goto out;
 	}
-	rc = store_account_add(a->st, name, phc, e.b32, e.hash_ptr, TOKEN_RECOVERY_COUNT, roles,
+	rc = store_account_add(a->st, name, phc, e.secret, e.hash, TOKEN_RECOVERY_COUNT, roles,
 	    a->now);
 	if (rc != STORE_OK) {
 		api_error(a, 500, "Internal server error");
@@ -419,7 +337,7 @@ route_setup_post(struct api *a)
 	}
 	memcpy(a->user, name, strlen(name) + 1);
 	if (api_audit(a, NULL, "setup", NULL, -1) != 0 || (o = cJSON_CreateObject()) == NULL ||
-	    cJSON_AddStringToObject(o, "username", name) == NULL || enrolment_json(o, &e) != 0 ||
+	    cJSON_AddStringToObject(o, "username", name) == NULL || enrol_json(o, &e) != 0 ||
 	    (a->upgraded && cJSON_AddTrueToObject(o, "upgraded") == NULL)) {
 		cJSON_Delete(o);
 		api_error(a, 500, "Internal server error");
@@ -437,7 +355,7 @@ route_session_post(struct api *a)
 {
 	struct store_account acc;
 
-	if (api_body(a, signin_fields, nitems(signin_fields)) != 0)
+	if (api_body(a, api_signin_body.f, api_signin_body.n) != 0)
 		return;
 	switch (credentials(a, field(a, "username"), field(a, "password"), field(a, "totp"), 1,
 	    &acc)) {
@@ -449,7 +367,7 @@ route_session_post(struct api *a)
 			session_start(a, &acc);
 		break;
 	case CRED_ENROL:
-		enrol(a, &acc);
+		enrol_answer(a, &acc);
 		break;
 	case CRED_ANSWERED:
 		break;
@@ -485,7 +403,7 @@ route_session_reauth(struct api *a)
 	struct store_account acc;
 	enum cred c;
 
-	if (api_body(a, reauth_fields, nitems(reauth_fields)) != 0)
+	if (api_body(a, api_reauth_body.f, api_reauth_body.n) != 0)
 		return;
 	c = credentials(a, a->user, field(a, "password"), field(a, "totp"), 1, &acc);
 	if (c == CRED_ENROL) {
@@ -507,7 +425,7 @@ route_account_password(struct api *a)
 	char phc[PASSWORD_PHC_MAX];
 	const char *pw;
 
-	if (api_body(a, password_fields, nitems(password_fields)) != 0)
+	if (api_body(a, api_password_body.f, api_password_body.n) != 0)
 		return;
 	pw = field(a, "new");
 	if (new_password_ok(a, pw) != 0)
@@ -568,7 +486,7 @@ route_account_reset(struct api *a)
 	int64_t attempt;
 	int rc;
 
-	if (api_body(a, reset_fields, nitems(reset_fields)) != 0)
+	if (api_body(a, api_reset_body.f, api_reset_body.n) != 0)
 		return;
 	name = field(a, "username");
 	pw = field(a, "new");
