@@ -8,38 +8,8 @@
 #include "admin/publish.h"
 #include "ctl.h"
 #include "config/defaults.h"
-#include "config/prepare.h"
 #include "proof/proof.h"
 
-/* The store's preparer for init: a stored document prepared again; arg
- * holds what was prepared until the store has written it.  0, 1 (nothing
- * to store for it) or -1, as store_preparer asks. */
-static int
-prepare_stored(void *arg, const char *document, struct store_prepared *out)
-{
-	struct prepared *p = arg;
-	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
-	enum prepare_result rc = PREPARE_PER_REQUEST;
-
-	memset(p, 0, sizeof(*p));
-	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == PREPARE_OK)
-		*out = p->rows;
-	cJSON_Delete(doc);
-	return rc == PREPARE_OK ? 0 : rc == PREPARE_PER_REQUEST ? 1 : -1;
-}
-
-static void
-release_stored(void *arg, struct store_prepared *out)
-{
-	prepare_free(arg);
-	memset(out, 0, sizeof(*out));
-}
-
-/*
- * Create or upgrade the schema, then prepare every published version again
- * (schema.sql, config_answers): a database from before those tables gets
- * them, and answers follow the built-in texts of this build.
- */
 /* store_digest_fn: an old entry's digest, as the consent endpoint makes it. */
 static int
 digest_old(void *arg, const char *key, const cJSON *row, char out[65])
@@ -83,6 +53,11 @@ ctl_record_builtin(struct ctl *c)
 	    : STORE_ERROR;
 }
 
+/*
+ * Create or upgrade the schema, then prepare every published version again
+ * (schema.sql, config_answers): a database from before those tables gets
+ * them, and answers follow the built-in texts of this build.
+ */
 int
 cmd_init(struct ctl *c)
 {
@@ -96,14 +71,8 @@ cmd_init(struct ctl *c)
 	if (rc == STORE_EXISTS)
 		return ctl_say(EXIT_FAIL, "the database is newer than this consentctl (schema "
 		    "version %lld); left unchanged", (long long)from);
-	if (rc == STORE_OK) {
-		struct prepared prep;
-		struct store_preparer p = { prepare_stored, release_stored, &prep };
-
-		memset(&prep, 0, sizeof(prep));
-		rc = store_config_prepare_live(st, &p);
-		prepare_free(&prep);
-	}
+	if (rc == STORE_OK)
+		rc = publish_prepare_live(st);
 	if (rc == STORE_OK && from > 0 && from < 4)
 		rc = upgrade_proof(c);
 	if (rc == STORE_OK)

@@ -1,9 +1,11 @@
 /* config.c: config resolution (CONTRACT 5) over a fuzzed document and
  * visitor, the way cgi-bin/config builds the visitor: region and lang from
  * the query string, Accept-Language, and geo_detect's country when no region
- * is asked for.  The document goes through configdoc_validate (what publish
- * checks) and then, valid or not, resolve_config (which promises to check
- * every lookup again) and the printing resp_json does.
+ * is asked for.  The document goes through publish_check (what publishing
+ * checks: configdoc_validate, and the path of the member its message
+ * names, which the dashboard's editor shows) and then, valid or not,
+ * resolve_config (which promises to check every lookup again) and the
+ * printing resp_json does.
  *
  * Input: line 1 the query string, line 2 Accept-Language, line 3
  * HTTP_CF_IPCOUNTRY, line 4 HTTP_CF_REGION_CODE ("~": absent), then the
@@ -11,7 +13,7 @@
  */
 #include <string.h>
 
-#include "input/configdoc.h"
+#include "admin/publish.h"
 #include "fuzz.h"
 #include "input/geo.h"
 #include "http/http.h"
@@ -33,7 +35,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_lines l;
 	struct visitor v;
 	struct site_facts site = { "Fuzz site", 1, 3, 0 };
-	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1], err[512];
+	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1];
+	struct publish_check why;
 	const char *q;
 	char *text, *out;
 	cJSON *doc, *res;
@@ -64,9 +67,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	valid = cJSON_IsObject(doc);
 	cJSON_Delete(doc);
 	if (valid && (doc = resolve_document(text)) != NULL) {
-		valid = configdoc_validate(doc, err, sizeof(err));
+		valid = publish_check(doc, &why);
 		FUZZ_CHECK(valid == 0 || valid == -1);
-		FUZZ_CHECK(strnlen(err, sizeof(err)) < sizeof(err));
+		FUZZ_CHECK(strnlen(why.message, sizeof(why.message)) < sizeof(why.message));
+		FUZZ_CHECK((valid == 0) == (why.message[0] == '\0'));
+		/* A path is the message's first word, never more. */
+		FUZZ_CHECK(strnlen(why.path, sizeof(why.path)) < sizeof(why.path));
+		FUZZ_CHECK(why.path[0] == '\0' ||
+		    (strncmp(why.message, why.path, strlen(why.path)) == 0 &&
+		    strchr(" :", why.message[strlen(why.path)]) != NULL));
 		(void)resolve_region(doc, &v);
 		(void)resolve_has_category(doc, "analytics");
 		if ((res = resolve_config(doc, &v, &site)) == NULL)

@@ -240,6 +240,17 @@ check test "$(jq -c '[.resolvedRegion, .resolvedLanguage]' "$T/preview-gdpr.json
 check test "$(jq -c '[.resolvedRegion, .version]' "$T/preview-country.json")" = '["gdpr",4]' \
     "the country's preview: the region of the country, the version it was published as"
 
+# Pause and cap aside: the preview shows the banner the endpoint then withholds.
+api PATCH sites/shop '{"mau_cap":0}'
+ORIGIN=https://www.shop.example cgi GET config "site_key=shop"
+expect_json . '{"disabled":true,"reason":"cap_exceeded"}' "a free site at its cap: the endpoint answers disabled"
+api POST sites/shop/pause '{}'
+api POST sites/shop/preview "$(jq -cn --argjson d "$DRAFT" '{document: $d, language: "de"}')"
+expect_json .resolvedContent.title '"Cookies hier"' "a paused site at its cap still previews its draft"
+api POST sites/shop/resume '{}'
+api PATCH sites/shop '{"mau_cap":null}'
+expect_json '[.paused, .mau_cap]' '[false,null]' "resumed, its own cap cleared"
+
 # --- roles (ADMIN.md 5) ------------------------------------------------------------------
 api POST users '{"username":"ed","password":"Editor-pass-3k9q","roles":{"shop":"editor"}}'
 expect_status 201 "an editor of shop"

@@ -152,3 +152,40 @@ publish_store(struct store *st, const char *key, const struct publish *p,
 		return PUBLISH_FAILED;
 	}
 }
+
+/* The store's preparer: a stored document prepared again; arg holds what
+ * was prepared until the store has written it.  0, 1 (nothing to store
+ * for it) or -1, as store_preparer asks. */
+static int
+prepare_stored(void *arg, const char *document, struct store_prepared *out)
+{
+	struct prepared *p = arg;
+	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
+	enum prepare_result rc = PREPARE_PER_REQUEST;
+
+	memset(p, 0, sizeof(*p));
+	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == PREPARE_OK)
+		*out = p->rows;
+	cJSON_Delete(doc);
+	return rc == PREPARE_OK ? 0 : rc == PREPARE_PER_REQUEST ? 1 : -1;
+}
+
+static void
+release_stored(void *arg, struct store_prepared *out)
+{
+	prepare_free(arg);
+	memset(out, 0, sizeof(*out));
+}
+
+int
+publish_prepare_live(struct store *st)
+{
+	struct prepared prep;
+	struct store_preparer p = { prepare_stored, release_stored, &prep };
+	int rc;
+
+	memset(&prep, 0, sizeof(prep));
+	rc = store_config_prepare_live(st, &p);
+	prepare_free(&prep);
+	return rc;
+}

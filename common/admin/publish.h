@@ -71,4 +71,13 @@ enum publish_result publish_store(struct store *st, const char *key, const struc
  */
 enum publish_result publish_record_builtin(struct store *st);
 
+/*
+ * Prepare again every site's published version (store_config_prepare_live(),
+ * each document as publish_prepare() prepares one): after an upgrade, or in
+ * a build whose built-in texts or resolver changed, so that the answers
+ * stored follow this build.  What consentctl init does.  STORE_OK or
+ * STORE_ERROR (reported).
+ */
+int publish_prepare_live(struct store *st);
+
 #endif
