@@ -1,41 +1,15 @@
 /* install.c: the dashboard's first run and upgrades, over store_init(). */
 #include <stdint.h>
-#include <string.h>
 
 #include "admin/install.h"
 #include "admin/publish.h"
 #include "base/log.h"
-#include "config/prepare.h"
 #include "store/store_admin.h"
-
-/* store_preparer: a stored document prepared again (consentctl init's). */
-static int
-prepare_one(void *arg, const char *document, struct store_prepared *out)
-{
-	struct prepared *p = arg;
-	cJSON *doc = cJSON_ParseWithOpts(document, NULL, 1);
-	enum prepare_result rc = PREPARE_PER_REQUEST;
-
-	memset(p, 0, sizeof(*p));
-	if (cJSON_IsObject(doc) && (rc = prepare_document(doc, p)) == PREPARE_OK)
-		*out = p->rows;
-	cJSON_Delete(doc);
-	return rc == PREPARE_OK ? 0 : rc == PREPARE_PER_REQUEST ? 1 : -1;
-}
-
-static void
-release_one(void *arg, struct store_prepared *out)
-{
-	prepare_free(arg);
-	memset(out, 0, sizeof(*out));
-}
 
 int
 admin_install(struct store *st, int *upgraded)
 {
 	int64_t from = 0, to = 0;
-	struct prepared prep;
-	struct store_preparer p = { prepare_one, release_one, &prep };
 	int rc;
 
 	*upgraded = 0;
@@ -54,10 +28,7 @@ admin_install(struct store *st, int *upgraded)
 		return -1;
 	if (from > 0 && to == from)
 		return 0;
-	memset(&prep, 0, sizeof(prep));
-	rc = store_config_prepare_live(st, &p);
-	prepare_free(&prep);
-	if (rc != STORE_OK || publish_record_builtin(st) != PUBLISH_OK)
+	if (publish_prepare_live(st) != STORE_OK || publish_record_builtin(st) != PUBLISH_OK)
 		return -1;
 	*upgraded = from > 0;
 	return 0;
