@@ -18,6 +18,9 @@
 #   sign_in NAME PASSWORD [CODE]
 #                      POST session; on 200 COOKIE and CSRF are the new session's
 #   expect_api_headers DESC    ADMIN.md 4's headers on the last answer
+#   use_test_clock     the requests go to tests/admin-clock, the program
+#                      whose clock CONSENT_TEST_NOW moves; in the FastCGI
+#                      pass the file skips (that program runs as CGI only)
 #   ADMIN_PROG         admin (default), or ../tests/admin-clock (the test
 #                      clock: CONSENT_TEST_NOW, passed on when set, as is
 #                      CONSENT_DATA_DIR: the setup token's directory on PostgreSQL)
@@ -30,6 +33,14 @@ CSRF=
 SECRET=
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
+
+use_test_clock() {
+	if fcgi_mode; then
+		skip "$(basename "$0" .sh): the test clock's program runs as CGI only (t0701 and t0704 run cgi-bin/admin through FastCGI)"
+		exit 0
+	fi
+	ADMIN_PROG=../tests/admin-clock
+}
 
 api() {
 	local _vars=() _m _p _q="" _body _len

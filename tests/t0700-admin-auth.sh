@@ -2,15 +2,11 @@
 # t0700-admin-auth.sh: the dashboard's first run, signing in and out, its
 # second factor, sessions and accounts (ADMIN.md 2-5, docs/admin-api.md).
 . "$(dirname "$0")/setup.sh"
-if fcgi_mode; then
-	skip "$(basename "$0" .sh): the test clock's program runs as CGI only (t0701 runs cgi-bin/admin through FastCGI)"
-	exit 0
-fi
 # The test clock (tests/admin-clock): each deliberate failure below counts
 # towards the sign-in throttle (t0702), so the clock moves past its waits
 # (later) rather than the test sleeping through them.
-ADMIN_PROG=../tests/admin-clock
 . "$TOP/tests/admin.sh"
+use_test_clock
 export CONSENT_TEST_NOW=$(($(date +%s) - 100000))
 later() { CONSENT_TEST_NOW=$((CONSENT_TEST_NOW + ${1:-61})); }
 

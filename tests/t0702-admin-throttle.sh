@@ -6,12 +6,8 @@
 # hour evaluated; 1,000 wrong passwords cost no Argon2 work once throttled.
 # Runs the test build's clock (tests/admin-clock, CONSENT_TEST_NOW).
 . "$(dirname "$0")/setup.sh"
-if fcgi_mode; then
-	skip "$(basename "$0" .sh): the test clock's program runs as CGI only (the FastCGI pass runs cgi-bin/admin in the other files)"
-	exit 0
-fi
-ADMIN_PROG=../tests/admin-clock
 . "$TOP/tests/admin.sh"
+use_test_clock
 store_is_postgres && export CONSENT_DATA_DIR=$T
 
 export CONSENT_TEST_NOW=2000000000

@@ -411,7 +411,9 @@ check_same_origin(struct api *a)
 static int
 read_body(struct api *a, const struct route *r)
 {
-	const char *cl = http_env("CONTENT_LENGTH");
+	const char *cl = http_env("CONTENT_LENGTH"), *msg;
+	enum http_err err;
+	int status;
 
 	if (cl == NULL || *cl == '\0' || strcmp(cl, "0") == 0)
 		return 0;
@@ -419,20 +421,10 @@ read_body(struct api *a, const struct route *r)
 		api_error(a, 415, "Content-Type must be application/json");
 		return -1;
 	}
-	switch (http_read_body_max(&a->req, (r->flags & R_BIG) ? API_BODY_BIG_MAX : API_BODY_MAX)) {
-	case HTTP_OK:
-		break;
-	case HTTP_E_TOO_LARGE:
-		api_error(a, 413, "Payload too large");
-		return -1;
-	case HTTP_E_LENGTH:
-		api_error(a, 400, "Invalid Content-Length");
-		return -1;
-	case HTTP_E_SHORT:
-		api_error(a, 400, "Request body is incomplete");
-		return -1;
-	default:
-		api_error(a, 500, "Internal server error");
+	err = http_read_body_max(&a->req, (r->flags & R_BIG) ? API_BODY_BIG_MAX : API_BODY_MAX);
+	if (err != HTTP_OK) {
+		status = http_err_status(err, &msg);
+		api_error(a, status, msg);
 		return -1;
 	}
 	if ((a->body = valid_parse_body(a->req.body, a->req.body_len)) == NULL) {

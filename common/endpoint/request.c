@@ -25,21 +25,14 @@ request_method(const struct http_req *req, struct resp *resp, int allow_get,
 int
 request_body(struct http_req *req, struct resp *resp, cJSON **out)
 {
+	enum http_err err;
+	const char *msg;
+	int status;
+
 	*out = NULL;
-	switch (http_read_body(req)) {
-	case HTTP_OK:
-		break;
-	case HTTP_E_TOO_LARGE:
-		resp_error(resp, 413, "Payload too large");
-		return -1;
-	case HTTP_E_LENGTH:
-		resp_error(resp, 400, "Invalid Content-Length");
-		return -1;
-	case HTTP_E_SHORT:
-		resp_error(resp, 400, "Request body is incomplete");
-		return -1;
-	default:
-		resp_error(resp, 500, "Internal server error");
+	if ((err = http_read_body(req)) != HTTP_OK) {
+		status = http_err_status(err, &msg);
+		resp_error(resp, status, msg);
 		return -1;
 	}
 	if ((*out = valid_parse_body(req->body, req->body_len)) == NULL) {

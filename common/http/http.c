@@ -108,6 +108,25 @@ http_read_body_max(struct http_req *r, size_t max)
 	return got == want ? HTTP_OK : HTTP_E_SHORT;
 }
 
+int
+http_err_status(enum http_err err, const char **msg)
+{
+	switch (err) {
+	case HTTP_E_TOO_LARGE:
+		*msg = "Payload too large";
+		return 413;
+	case HTTP_E_LENGTH:
+		*msg = "Invalid Content-Length";
+		return 400;
+	case HTTP_E_SHORT:
+		*msg = "Request body is incomplete";
+		return 400;
+	default:
+		*msg = "Internal server error";
+		return 500;
+	}
+}
+
 void
 http_finish(struct http_req *r)
 {

@@ -35,6 +35,10 @@ enum http_err http_read_body(struct http_req *r);
  * config documents); what is over DRAIN_MAX is not drained by http_finish. */
 enum http_err http_read_body_max(struct http_req *r, size_t max);
 
+/* The answer to a body that could not be read (err is not HTTP_OK): its
+ * status (413, 400 or 500) and its error message (static). */
+int http_err_status(enum http_err err, const char **msg);
+
 /*
  * End of the request: read and discard what is left of CONTENT_LENGTH (at
  * most DRAIN_MAX bytes), then free.  A CGI that exits with its input unread
