@@ -8,7 +8,8 @@
 #                      same-origin, the JSON body with its length and type,
 #                      the cookie $COOKIE and X-CSRF-Token $CSRF when set;
 #                      VAR=value (after the helper's) wins.  As cgi: $T/status,
-#                      $T/headers, $T/body.
+#                      $T/headers, $T/body; an answer without ADMIN.md 4's
+#                      headers (or with a CORS one) is a "not ok" line.
 #   totp SECRET [TIME] the 6-digit code of a base32 secret at TIME (default
 #                      CONSENT_TEST_NOW, else now)
 #   admin_setup NAME PASSWORD
@@ -61,6 +62,15 @@ api() {
 	    ${CONSENT_TEST_NOW:+CONSENT_TEST_NOW="$CONSENT_TEST_NOW"} \
 	    ${CONSENT_DATA_DIR:+CONSENT_DATA_DIR="$CONSENT_DATA_DIR"} \
 	    ${_vars[@]+"${_vars[@]}"} "$_m" "$ADMIN_PROG" "$_q" "$_body"
+	# ADMIN.md 4: every answer of the API has these, whatever it says.
+	awk 'BEGIN { n = 0 } { sub(/\r$/, "") }
+	     $0 == "Content-Type: application/json; charset=utf-8" ||
+	     $0 == "Cache-Control: no-store" || $0 == "X-Content-Type-Options: nosniff" ||
+	     $0 == "Referrer-Policy: no-referrer" ||
+	     $0 == "Content-Security-Policy: default-src '"'"'none'"'"'; frame-ancestors '"'"'none'"'"'" { n++ }
+	     tolower($0) ~ /^access-control-/ { n = -100 }
+	     END { exit n == 5 ? 0 : 1 }' "$T/headers" ||
+		notok "ADMIN.md 4's headers on $_m /$_p ($(cat "$T/status")): $(tr '\n' '|' < "$T/headers")"
 }
 
 totp() {
