@@ -1,0 +1,71 @@
+// users.js: accounts and their roles (GET/POST users, PATCH/DELETE
+// users/NAME), for owners of every site; each change asks for the password
+// again when the API wants it (api.js).
+import { useEffect, useState } from 'preact/hooks';
+import { call, get, path, problem } from './api.js';
+import { html, Field, Note, Title, Confirm, fmtTime } from './ui.js';
+
+const ROLES = [['viewer', 'Viewer'], ['editor', 'Editor'], ['owner', 'Owner']];
+const roleText = (roles) => Object.entries(roles || {}).map(([k, v]) => `${k === '*' ? 'every site' : k}: ${v}`).join(', ');
+
+export function Users() {
+	const [users, setUsers] = useState(null);
+	const [err, setErr] = useState('');
+	const [ok, setOk] = useState('');
+	const [f, setF] = useState({ username: '', password: '', site: '', role: 'editor' });
+	const [del, setDel] = useState(null);
+	const load = async () => {
+		const r = await get('users');
+		if (r.status === 200) setUsers(Array.isArray(r.body.users) ? r.body.users : []);
+		else setErr(problem(r));
+	};
+	useEffect(() => { load(); }, []);
+	const done = (r, msg) => {
+		setErr(problem(r));
+		setOk(problem(r) ? '' : msg);
+		if (!problem(r)) load();
+	};
+	const set = (k) => (v) => setF({ ...f, [k]: v });
+	const add = async (e) => {
+		e.preventDefault();
+		const r = await call('POST', 'users', { username: f.username, password: f.password,
+			roles: { [f.site.trim() || '*']: f.role } });
+		if (r.status === 201) setF({ username: '', password: '', site: '', role: 'editor' });
+		done(r, `${f.username} added.`);
+	};
+	const remove = async () => {
+		const name = del;
+		setDel(null);
+		done(await call('DELETE', path('users', name)), `${name} removed.`);
+	};
+	const reset2fa = async (name) => done(await call('PATCH', path('users', name), { reset_2fa: true }),
+		`${name} enrols a new second factor at the next sign-in.`);
+	return html`<${Title}>Users<//>
+		<${Note} error=${err} ok=${ok} />
+		${users && html`<table class="list" data-testid="users">
+			<caption class="sr">Accounts</caption>
+			<thead><tr><th scope="col">User</th><th scope="col">Roles</th><th scope="col">Two-factor</th>
+				<th scope="col">Created</th><th scope="col"><span class="sr">Actions</span></th></tr></thead>
+			<tbody>${users.map((u) => html`<tr>
+				<td>${u.username}</td><td>${roleText(u.roles)}</td><td>${u.totp ? 'Enrolled' : 'None'}</td>
+				<td>${fmtTime(u.created_at)}</td>
+				<td><button type="button" onClick=${() => reset2fa(u.username)}>Reset two-factor of ${u.username}</button>
+					<button type="button" onClick=${() => setDel(u.username)}>Remove ${u.username}</button></td>
+			</tr>`)}</tbody>
+		</table>`}
+		<section aria-labelledby="add-u">
+			<h2 id="add-u">Add a user</h2>
+			<form onSubmit=${add}>
+				<${Field} label="User name" value=${f.username} onInput=${set('username')} autocomplete="off" required />
+				<${Field} label="Password" type="password" value=${f.password} onInput=${set('password')}
+					autocomplete="new-password" hint="12 to 128 characters; they change it after signing in." required />
+				<${Field} label="Site key" value=${f.site} onInput=${set('site')} hint="Empty: every site." />
+				<${Field} label="Role" value=${f.role} onInput=${set('role')} options=${ROLES} />
+				<button class="primary">Add the user</button>
+			</form>
+		</section>
+		<${Confirm} open=${del != null} title="Remove this user?" confirm="Remove"
+			onConfirm=${remove} onCancel=${() => setDel(null)}>
+			<p>${del} will no longer be able to sign in; their sessions end.</p>
+		<//>`;
+}
