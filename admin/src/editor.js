@@ -101,19 +101,6 @@ export function Editor({ site }) {
 				<${Scripts} d=${draft} set=${set} E=${E} />
 			</form>
 			<div class="side">
-				<section aria-labelledby="raw-h">
-					<h2 id="raw-h">Raw JSON</h2>
-					<${Field} label="The whole document" rows="24" value=${raw} class="mono raw" spellcheck="false"
-						error=${rawErr} path="" onInput=${(v) => {
-							setRaw(v);
-							try {
-								const o = JSON.parse(v);
-								if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error('The document must be a JSON object.');
-								setRawErr('');
-								setDraft(o, true);
-							} catch (e) { setRawErr(e.message); }
-						}} />
-				</section>
 				<section aria-labelledby="pv-h">
 					<h2 id="pv-h">Preview</h2>
 					<div class="row">
@@ -131,6 +118,19 @@ export function Editor({ site }) {
 						${canEdit && html`<button type="button" class="primary" onClick=${publish}>Publish</button>`}
 					</div>
 					<${PreviewFrame} answer=${answer} site=${site} scheme=${pv.scheme} width=${pv.width} />
+				</section>
+				<section aria-labelledby="raw-h">
+					<h2 id="raw-h">Raw JSON</h2>
+					<${Field} label="The whole document" rows="16" value=${raw} class="mono raw" spellcheck="false"
+						error=${rawErr} path="" onInput=${(v) => {
+							setRaw(v);
+							try {
+								const o = JSON.parse(v);
+								if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error('The document must be a JSON object.');
+								setRawErr('');
+								setDraft(o, true);
+							} catch (e) { setRawErr(e.message); }
+						}} />
 				</section>
 			</div>
 		</div>`;

@@ -35,7 +35,7 @@ export function Site({ site }) {
 			<h2 id="key-h">Site key and script tag</h2>
 			<p>Site key: <code class="mono" data-testid="site-key">${s.key}</code> <${CopyButton} text=${s.key} label="Copy the site key" /></p>
 			<p>Paste this as the first script of every page's <code>head</code>:</p>
-			<pre class="tag"><code data-testid="script-tag">${s.script_tag || ''}</code></pre>
+			<pre class="tag" tabindex="0"><code data-testid="script-tag">${s.script_tag || ''}</code></pre>
 			<${CopyButton} text=${s.script_tag || ''} label="Copy the script tag" />
 			<p>State: <strong data-testid="state">${s.paused ? 'Paused: no banner is shown' : 'Live'}</strong>,
 				published version: ${s.version ?? 'none'}.</p>

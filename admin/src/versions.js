@@ -66,7 +66,7 @@ export function Versions({ site }) {
 				<${Field} label="To" value=${pick.b} onInput=${(v) => setPick({ ...pick, b: v })} options=${opts} />
 				<button>Show the differences</button>
 			</form>
-			${diff && html`<pre class="diff" data-testid="diff" aria-label=${`Differences from version ${diff.a} to ${diff.b}`}>${diff.parts.map((p) =>
+			${diff && html`<pre class="diff" tabindex="0" data-testid="diff" aria-label=${`Differences from version ${diff.a} to ${diff.b}`}>${diff.parts.map((p) =>
 				html`<span class=${p.added ? 'add' : p.removed ? 'del' : 'same'}>${p.value.replace(/\n$/, '').split('\n').map((l) => `${p.added ? '+ ' : p.removed ? '- ' : '  '}${l}\n`).join('')}</span>`)}</pre>`}
 		</section>`}
 		<${Confirm} open=${restore != null} title="Restore this version?" confirm="Publish it again"
