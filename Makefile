@@ -1,6 +1,6 @@
 # Consent banner API: three CGI programs, one static library, one admin tool.
 #
-#   make                 build cgi-bin/{config,consent,scripts}, bin/consentctl
+#   make                 build cgi-bin/{config,consent,scripts,admin}, bin/consentctl,
 #                        the browser SDK build/sdk/consent.js and the dashboard's
 #                        page build/admin/ (esbuild)
 #   make test            build and run the whole suite once
@@ -169,7 +169,11 @@ COMMON_OBJ := $(COMMON_SRC:common/%.c=$(B)/obj/common/%.o) $(GEN_SRC:$(B)/gen/%.
               $(if $(filter postgres,$(STORE)),$(PG_OBJ))
 LIB        := $(B)/obj/libcommon.a
 
-CGIS       := $(B)/cgi-bin/config $(B)/cgi-bin/consent $(B)/cgi-bin/scripts
+CGIS       := $(B)/cgi-bin/config $(B)/cgi-bin/consent $(B)/cgi-bin/scripts $(B)/cgi-bin/admin
+# The dashboard's program built with a clock the tests set (api_now.c with
+# CONSENT_TEST_CLOCK: CONSENT_TEST_NOW), for the expiry and throttling
+# tests only: never in cgi-bin/, never installed.
+ADMIN_CLOCK := $(B)/tests/admin-clock
 CTL        := $(B)/bin/consentctl
 CTL_SRC    := $(sort $(wildcard consentctl/*.c))
 CTL_OBJ    := $(CTL_SRC:consentctl/%.c=$(B)/obj/consentctl/%.o)
@@ -178,7 +182,7 @@ UNITS      := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 # The suite's FastCGI client (tests/fcgi-client.c): CONSENT_TEST_MODE=fcgi.
 FCGI_CLIENT := $(B)/tests/fcgi-client
 
-all: $(CGIS) $(CTL) $(UNITS) $(FCGI_CLIENT) sdk admin
+all: $(CGIS) $(CTL) $(UNITS) $(FCGI_CLIENT) $(ADMIN_CLOCK) sdk admin
 
 # The browser SDK: one minified IIFE from sdk/index.js, its stylesheet
 # minified first and bundled as text (view.js imports it as
@@ -357,6 +361,21 @@ $(LIB): $(COMMON_OBJ)
 $(B)/cgi-bin/%: cgi-bin/%.c $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+# The dashboard's program links Argon2 (its password hashes), as consentctl
+# does; no endpoint does.
+$(B)/cgi-bin/admin: cgi-bin/admin.c $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAMP)
+	@mkdir -p $(@D) $(DEPDIR)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB) $(ARGON2_LIBS) $(LIBS)
+
+$(B)/obj/tests/api_now_clock.o: common/admin/api_now.c $(SETTINGS_H) $(FLAGS_STAMP)
+	@mkdir -p $(@D) $(DEPDIR)
+	$(CC) $(CPPFLAGS) -DCONSENT_TEST_CLOCK $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(ADMIN_CLOCK): cgi-bin/admin.c $(B)/obj/tests/api_now_clock.o $(LIB) $(STATIC_ARCHIVES) $(SETTINGS_H) $(FLAGS_STAMP)
+	@mkdir -p $(@D) $(DEPDIR)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(B)/obj/tests/api_now_clock.o \
+	    $(LIB) $(ARGON2_LIBS) $(LIBS)
 
 $(B)/obj/consentctl/%.o: consentctl/%.c $(SETTINGS_H) $(FLAGS_STAMP)
 	@mkdir -p $(@D) $(DEPDIR)

@@ -12,7 +12,9 @@
 -- the log: consent_log.digest, seal_id and builtin_sha256, configs.sha256,
 -- sites.retention_days, consent_seals, consent_pruned, consent_erasures,
 -- builtin_texts
--- (docs/proof.md, consent-log(5)).
+-- (docs/proof.md, consent-log(5)); 5 the dashboard: admin_accounts,
+-- admin_roles, admin_recovery_codes, admin_sessions, admin_signins,
+-- admin_reset_codes, and the audit trail (audit_log, audit_seals).
 -- journal_mode=WAL is set by consentctl (it is persistent in the file).
 --
 -- Times are UTC ISO 8601 with milliseconds ("2026-11-22T10:00:00.123Z"),
@@ -218,4 +220,111 @@ CREATE TABLE IF NOT EXISTS syncs (
 	finished_at  TEXT
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 4;
+-- ---- The audit trail (ADMIN.md 8; docs/proof.md "The audit trail") ----
+-- Every change made through the dashboard or consentctl, one record each,
+-- written by the store (store_audit_add) after the change succeeded:
+-- when, who (an account, "consentctl:" and the system user, or "setup"),
+-- the site (NULL: a record of no site: accounts, sign-ins, setup), what
+-- (action), the details as JSON (never a visitor's identifier) and, for
+-- configs, the version.  digest is the SHA-256 of the record's canonical
+-- encoding (consent-log(5), "consent-audit/1"), written with it.  The
+-- records of each site, and those of no site, are a log of their own,
+-- sealed like the consent log (audit_seals, `consentctl audit seal`): a
+-- site's owners can verify every record they may read, and nothing else.
+CREATE TABLE IF NOT EXISTS audit_seals (
+	id          INTEGER PRIMARY KEY,
+	site_id     INTEGER REFERENCES sites(id),   -- NULL: the chain of no site
+	seq         INTEGER NOT NULL CHECK (seq >= 1),
+	sealed_at   TEXT NOT NULL,
+	tree_size   INTEGER NOT NULL CHECK (tree_size >= 1),
+	root        TEXT NOT NULL CHECK (length(root) = 64),
+	prev        TEXT NOT NULL CHECK (length(prev) = 64),
+	hash        TEXT NOT NULL CHECK (length(hash) = 64)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS audit_seals_chain ON audit_seals (coalesce(site_id, 0), seq);
+CREATE TABLE IF NOT EXISTS audit_log (
+	id          INTEGER PRIMARY KEY,
+	at          TEXT NOT NULL,
+	actor       TEXT NOT NULL CHECK (length(actor) BETWEEN 1 AND 128),
+	site_id     INTEGER REFERENCES sites(id),   -- NULL: a record of no site
+	action      TEXT NOT NULL CHECK (length(action) BETWEEN 1 AND 64),
+	detail      TEXT,                           -- a JSON object, or NULL
+	version     INTEGER,                        -- the config version, or NULL
+	digest      TEXT NOT NULL CHECK (length(digest) = 64),
+	seal_id     INTEGER REFERENCES audit_seals(id)   -- NULL until sealed
+);
+CREATE INDEX IF NOT EXISTS audit_log_site ON audit_log (site_id, id);
+-- Version 5: the dashboard's accounts (ADMIN.md 2-5; common/store/store_account.h).
+-- Times here are seconds since the epoch, given by the dashboard's clock.
+-- Passwords are Argon2id PHC strings; session tokens, recovery codes and
+-- reset codes are kept only as their lower-case hex SHA-256.
+
+-- An account: its password (NULL until a reset code sets one) and its
+-- second factor (totp_secret base32, NULL: none; confirmed by the first code
+-- accepted; totp_last_step the step accepted last, so a code is accepted once).
+CREATE TABLE IF NOT EXISTS admin_accounts (
+	name          TEXT PRIMARY KEY
+	              CHECK (length(name) BETWEEN 1 AND 64 AND name NOT GLOB '*[^a-z0-9._@-]*'),
+	password      TEXT CHECK (password IS NULL OR substr(password, 1, 10) = '$argon2id$'),
+	totp_secret   TEXT,
+	totp_confirmed INTEGER NOT NULL DEFAULT 0 CHECK (totp_confirmed IN (0, 1)),
+	totp_last_step INTEGER,
+	created_at    INTEGER NOT NULL,
+	password_changed_at INTEGER
+) WITHOUT ROWID;
+
+-- One role per account and site: site_key is a site's key or '*' (every
+-- site).  A role of a site that no longer exists grants nothing.
+CREATE TABLE IF NOT EXISTS admin_roles (
+	account     TEXT NOT NULL REFERENCES admin_accounts(name) ON DELETE CASCADE,
+	site_key    TEXT NOT NULL CHECK (length(site_key) BETWEEN 1 AND 64),
+	role        TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')),
+	PRIMARY KEY (account, site_key)
+) WITHOUT ROWID;
+
+-- Recovery codes: used_at NULL until used, once.
+CREATE TABLE IF NOT EXISTS admin_recovery_codes (
+	account     TEXT NOT NULL REFERENCES admin_accounts(name) ON DELETE CASCADE,
+	hash        TEXT NOT NULL CHECK (length(hash) = 64),
+	used_at     INTEGER,
+	PRIMARY KEY (account, hash)
+) WITHOUT ROWID;
+
+-- Sessions: the cookie's SHA-256, a public id to list and end it by (random,
+-- not derived from the token), the CSRF token as sent to the page.
+CREATE TABLE IF NOT EXISTS admin_sessions (
+	token_hash  TEXT PRIMARY KEY CHECK (length(token_hash) = 64),
+	id          TEXT NOT NULL UNIQUE CHECK (length(id) BETWEEN 8 AND 32),
+	account     TEXT NOT NULL REFERENCES admin_accounts(name) ON DELETE CASCADE,
+	csrf        TEXT NOT NULL CHECK (length(csrf) BETWEEN 1 AND 64),
+	created_at  INTEGER NOT NULL,
+	last_seen   INTEGER NOT NULL,
+	authenticated_at INTEGER NOT NULL,
+	address     TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS admin_sessions_account ON admin_sessions (account);
+
+-- Every sign-in attempt: the user name as typed (cut to 64 bytes), the
+-- client address, the result ('pending' until known, 'ok', 'bad',
+-- 'throttled', 'enrol' ...).  Throttling counts 'bad' and 'pending' in the
+-- last hour per name and per address.
+CREATE TABLE IF NOT EXISTS admin_signins (
+	id          INTEGER PRIMARY KEY,
+	at          INTEGER NOT NULL,
+	username    TEXT NOT NULL CHECK (length(CAST(username AS BLOB)) <= 64),
+	address     TEXT,
+	result      TEXT NOT NULL CHECK (length(result) BETWEEN 1 AND 16)
+);
+CREATE INDEX IF NOT EXISTS admin_signins_name ON admin_signins (username, at);
+CREATE INDEX IF NOT EXISTS admin_signins_address ON admin_signins (address, at);
+
+-- One-time reset codes (consentctl user add without a password, user
+-- reset-password): valid while now < expires.
+CREATE TABLE IF NOT EXISTS admin_reset_codes (
+	account     TEXT NOT NULL REFERENCES admin_accounts(name) ON DELETE CASCADE,
+	hash        TEXT NOT NULL CHECK (length(hash) = 64),
+	expires     INTEGER NOT NULL,
+	PRIMARY KEY (account, hash)
+) WITHOUT ROWID;
+
+PRAGMA user_version = 5;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "admin/setup_token.h"
 #include "base/hash.h"
 #include "base/log.h"
 #include "base/nitems.h"
@@ -34,6 +35,8 @@ static const struct option {
 	{"--all", OPT_ALL, 0},
 	{"--from", OPT_FROM, 1},
 	{"--to", OPT_TO, 1},
+	{"--site", OPT_SITE, 1},
+	{"--no-site", OPT_NO_SITE, 0},
 };
 
 /* ---- messages ---- */
@@ -172,63 +175,85 @@ ctl_visitor_args(struct ctl *c, char hash[65])
 	return EXIT_OK;
 }
 
+/*
+ * init, then the dashboard's setup token (ADMIN.md 3): while the database
+ * has no account, the file beside it that POST /admin/api/setup asks for,
+ * made by the same function as the dashboard's first request.
+ */
+static int
+cmd_init_setup(struct ctl *c)
+{
+	int rc = cmd_init(c);
+
+	if (rc == EXIT_OK && setup_token_prepare(c->st, c->db) != 0)
+		return ctl_say(EXIT_FAIL, "cannot write the dashboard's setup token");
+	return rc;
+}
+
 /* CONTRACT 3, in its order. */
 static const struct command commands[] = {
-	{"init", NULL, 0, 0, STORE_CREATE, cmd_init,
-	    "init"},
+	{"init", NULL, 0, 0, STORE_CREATE, cmd_init_setup,
+	    "init", NULL, 0},
 	{"site", "add", 1, OPT_NAME | OPT_DOMAIN | OPT_TIER | OPT_MAU_CAP, STORE_WRITE,
 	    cmd_site_add,
-	    "site add KEY --name NAME [--domain HOST]... [--tier free|paid] [--mau-cap N]"},
+	    "site add KEY --name NAME [--domain HOST]... [--tier free|paid] [--mau-cap N]",
+	    "site.add", AUDIT_SITE},
 	{"site", "set", 1, OPT_NAME | OPT_TIER | OPT_MAU_CAP | OPT_RETENTION, STORE_WRITE,
 	    cmd_site_set,
 	    "site set KEY [--name NAME] [--tier free|paid] [--mau-cap N|none] "
-	    "[--retention-days N|none]"},
+	    "[--retention-days N|none]", "site.set", AUDIT_SITE},
 	{"site", "pause", 1, 0, STORE_WRITE, cmd_site_pause,
-	    "site pause KEY"},
+	    "site pause KEY", "site.pause", AUDIT_SITE},
 	{"site", "resume", 1, 0, STORE_WRITE, cmd_site_resume,
-	    "site resume KEY"},
+	    "site resume KEY", "site.resume", AUDIT_SITE},
 	{"site", "list", 0, OPT_JSON, STORE_READ, cmd_site_list,
-	    "site list [--json]"},
+	    "site list [--json]", NULL, 0},
 	{"site", "show", 1, OPT_JSON, STORE_READ, cmd_site_show,
-	    "site show KEY [--json]"},
+	    "site show KEY [--json]", NULL, 0},
 	{"domain", "add", 2, 0, STORE_WRITE, cmd_domain_add,
-	    "domain add KEY HOST"},
+	    "domain add KEY HOST", "domain.add", AUDIT_SITE},
 	{"domain", "remove", 2, 0, STORE_WRITE, cmd_domain_remove,
-	    "domain remove KEY HOST"},
+	    "domain remove KEY HOST", "domain.remove", AUDIT_SITE},
 	{"config", "publish", 2, 0, STORE_WRITE, cmd_config_publish,
-	    "config publish KEY FILE|-"},
+	    "config publish KEY FILE|-", "config.publish", AUDIT_SITE},
 	{"config", "show", 1, 0, STORE_READ, cmd_config_show,
-	    "config show KEY"},
+	    "config show KEY", NULL, 0},
 	{"sync", "start", 1, 0, STORE_WRITE, cmd_sync_start,
-	    "sync start KEY"},
+	    "sync start KEY", "sync.start", AUDIT_SITE},
 	{"sync", "show", 1, OPT_JSON, STORE_READ, cmd_sync_show,
-	    "sync show SYNC_ID [--json]"},
+	    "sync show SYNC_ID [--json]", NULL, 0},
 	{"consent", "export", 1, OPT_SINCE | OPT_FORMAT, STORE_READ, cmd_consent_export,
-	    "consent export KEY [--since ISO8601] [--format jsonl|csv]"},
+	    "consent export KEY [--since ISO8601] [--format jsonl|csv]", NULL, 0},
 	{"consent", "seal", -1, 0, STORE_WRITE, cmd_consent_seal,
-	    "consent seal [KEY]"},
+	    "consent seal [KEY]", "consent.seal", AUDIT_SITE},
 	{"consent", "verify", 1, OPT_JSON | OPT_HEAD, STORE_READ, cmd_consent_verify,
-	    "consent verify KEY [--head HASH] [--json]"},
+	    "consent verify KEY [--head HASH] [--json]", NULL, 0},
 	{"consent", "head", 1, OPT_ALL, STORE_READ, cmd_consent_head,
-	    "consent head KEY [--all]"},
+	    "consent head KEY [--all]", NULL, 0},
 	{"consent", "receipt", 1, OPT_ANON_ID | OPT_JSON, STORE_READ, cmd_consent_receipt,
-	    "consent receipt KEY --anon-id ID [--json]"},
+	    "consent receipt KEY --anon-id ID [--json]", NULL, 0},
 	{"consent", "find", 1, OPT_ANON_ID, STORE_READ, cmd_consent_find,
-	    "consent find KEY --anon-id ID"},
+	    "consent find KEY --anon-id ID", NULL, 0},
 	{"consent", "erase", 1, OPT_ANON_ID, STORE_WRITE, cmd_consent_erase,
-	    "consent erase KEY --anon-id ID"},
+	    "consent erase KEY --anon-id ID", "consent.erase", AUDIT_SITE},
 	{"purge", NULL, -1, OPT_DRY_RUN, STORE_WRITE, cmd_purge,
-	    "purge [KEY] [--dry-run]"},
+	    "purge [KEY] [--dry-run]", "purge", AUDIT_SITE},
 	{"scripts", "list", 1, OPT_JSON, STORE_READ, cmd_scripts_list,
-	    "scripts list KEY [--json]"},
+	    "scripts list KEY [--json]", NULL, 0},
 	{"scripts", "rules", 1, OPT_JSON | OPT_PUBLISH, STORE_READ, cmd_scripts_rules,
-	    "scripts rules KEY [--json | --publish]"},
+	    "scripts rules KEY [--json | --publish]", "rules.publish", AUDIT_SITE},
 	{"stats", NULL, 1, OPT_JSON, STORE_READ, cmd_stats,
-	    "stats KEY [--json]"},
+	    "stats KEY [--json]", NULL, 0},
 	{"report", NULL, 1, OPT_JSON | OPT_SINCE | OPT_UNTIL, STORE_READ, cmd_report,
-	    "report KEY [--since DATE] [--until DATE] [--json]   # > report.html"},
+	    "report KEY [--since DATE] [--until DATE] [--json]   # > report.html", NULL, 0},
 	{"migrate", NULL, 0, OPT_FROM | OPT_TO, STORE_READ, cmd_migrate,
-	    "migrate --from DB --to DB"},
+	    "migrate --from DB --to DB", NULL, 0},
+	{"audit", "list", 0, OPT_SITE | OPT_NO_SITE | OPT_JSON, STORE_READ, cmd_audit_list,
+	    "audit list [--site KEY | --no-site] [--json]", NULL, 0},
+	{"audit", "seal", 0, 0, STORE_WRITE, cmd_audit_seal,
+	    "audit seal", NULL, 0},
+	{"audit", "verify", 0, OPT_SITE | OPT_JSON, STORE_READ, cmd_audit_verify,
+	    "audit verify [--site KEY] [--json]", NULL, 0},
 };
 #define NCOMMANDS (nitems(commands))
 
@@ -324,6 +349,7 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		case OPT_HEAD: c->head = val; break;
 		case OPT_FROM: c->from = val; break;
 		case OPT_TO: c->to = val; break;
+		case OPT_SITE: c->site = val; break;
 		case OPT_DOMAIN: c->domains[c->ndomains++] = val; break;
 		}
 	}
@@ -378,7 +404,13 @@ main(int argc, char **argv)
 	c.noperands = npos - words;
 	c.cmd = cmd;
 	c.operands = argv + words;
+	c.audit.version = -1;
 	rc = cmd->run(&c);
+	/* ADMIN.md 8: a change is recorded once it is done. */
+	if (rc == EXIT_OK && cmd->audit != NULL && !c.audit.skip)
+		rc = ctl_audit(&c, cmd->audit_site && c.noperands > 0 ? c.operands[0] : NULL,
+		    cmd->audit, c.audit.detail, c.audit.version);
+	cJSON_Delete(c.audit.detail);
 	store_close(c.st);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		rc = ctl_say(EXIT_FAIL, "cannot write the output: %s", strerror(errno));

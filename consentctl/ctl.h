@@ -19,6 +19,7 @@
 
 #include "base/limits.h"
 #include "store/store_admin.h"
+#include "store/store_audit.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -40,6 +41,8 @@ enum {
 	OPT_UNTIL = 1 << 13,
 	OPT_FROM = 1 << 14,
 	OPT_TO = 1 << 15,
+	OPT_SITE = 1 << 16,
+	OPT_NO_SITE = 1 << 17,
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -52,9 +55,19 @@ struct ctl {
 	const char *name, *tier, *mau_cap, *since, *until, *format;
 	const char *retention, *anon_id, *head;
 	const char *from, *to;  /* migrate's databases */
+	const char *site;     /* --site KEY (audit list, verify) */
 	const char **domains; /* every --domain, in order */
 	size_t ndomains;
 	struct store *st;
+	/* The audit record of a command that changes something (struct
+	 * command's audit), written by main() once the command succeeded:
+	 * what the command sets here as it succeeds. */
+	struct {
+		cJSON *detail;    /* what changed (owned; NULL: nothing to add) */
+		int64_t version;  /* the config version published, or -1 */
+		int skip;         /* 1: nothing changed (a dry run, nothing to
+		                     seal), or the command wrote its records itself */
+	} audit;
 };
 
 struct command {
@@ -64,7 +77,14 @@ struct command {
 	enum store_mode mode;
 	int (*run)(struct ctl *);
 	const char *synopsis;
+	/* ADMIN.md 8: the action of the audit record a successful run writes
+	 * ("site.add"; NULL: the command changes nothing), and whether its
+	 * first operand is the record's site key (AUDIT_SITE; else the record
+	 * is of no site). */
+	const char *audit;
+	int audit_site;
 };
+#define AUDIT_SITE 1
 
 /* ---- messages (consentctl.c) ---- */
 
@@ -106,6 +126,20 @@ int ctl_publish_json(struct ctl *c, const char *key, const cJSON *json);
 /* Record this build's built-in texts (builtin_texts, INSERT OR IGNORE):
  * what init and config publish do.  STORE_OK or STORE_ERROR (reported). */
 int ctl_record_builtin(struct ctl *c);
+
+/*
+ * Write an audit record (store_audit_add) as "consentctl:" and the name of
+ * the process's user: after the change succeeded, so a failure says that
+ * the change is done and its record is missing.  site NULL: a record of no
+ * site; detail NULL: none (not consumed); version -1: none.  EXIT_OK or
+ * EXIT_FAIL (reported).  ctl_audit.c.
+ */
+int ctl_audit(struct ctl *c, const char *site, const char *action, const cJSON *detail,
+              int64_t version);
+/* Add name: value (consumed; NULL: out of memory) to the detail of c's
+ * record (c->audit.detail, freed by main()).  EXIT_OK or EXIT_FAIL
+ * (reported). */
+int ctl_audit_set(struct ctl *c, const char *name, cJSON *value);
 
 /* ---- output (ctl_output.c): 0 (EXIT_OK) or EXIT_FAIL ---- */
 
@@ -179,10 +213,19 @@ int cmd_purge(struct ctl *c);
 int cmd_report(struct ctl *c);
 /* ctl_migrate.c: a database copied into the other kind of store. */
 int cmd_migrate(struct ctl *c);
+/* ctl_audit.c: the audit trail (ADMIN.md 8): its records, sealed and verified. */
+int cmd_audit_list(struct ctl *c);
+int cmd_audit_seal(struct ctl *c);
+int cmd_audit_verify(struct ctl *c);
 
-/* Seal every unsealed entry of the site (ctl_seal.c): init and purge too.
- * EXIT_OK or EXIT_FAIL (reported). */
-int ctl_seal_site(struct ctl *c, const char *key);
+/* Seal every unsealed entry of the site (ctl_seal.c): init and purge too;
+ * *sealed (may be NULL) receives how many.  EXIT_OK or EXIT_FAIL
+ * (reported). */
+int ctl_seal_site(struct ctl *c, const char *key, int64_t *sealed);
+/* store_seal_fn: the tree over the leaves, and the seal's hash (the
+ * consent log's seals and the audit trail's). */
+int ctl_make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
+                  struct store_seal *s);
 /* store_site_keys's callback: ctl_seal_site() on each site (arg the
  * struct ctl *). */
 int ctl_seal_each(const char *key, int64_t days, void *arg);

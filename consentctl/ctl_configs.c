@@ -185,6 +185,7 @@ ctl_publish_json(struct ctl *c, const char *key, const cJSON *json)
 		goto out;
 	}
 	printf("%lld\n", (long long)version);
+	c->audit.version = version;
 	rc = EXIT_OK;
 out:
 	prepare_free(&prep);

@@ -51,7 +51,28 @@ cmd_consent_erase(struct ctl *c)
 	if ((rc = store_consent_erase(c->st, key, hash, &n)) != STORE_OK)
 		return ctl_store_failed(rc, key);
 	printf("%lld\n", (long long)n);
-	return EXIT_OK;
+	/* The record names no visitor: the count only. */
+	return ctl_audit_set(c, "entries", cJSON_CreateNumber((double)n));
+}
+
+/* purge's audit record of what it deleted (ADMIN.md 8): site NULL for the
+ * monthly-visitor rows of every site; nothing when nothing was deleted. */
+static int
+purge_record(struct ctl *c, const char *key, const char *what, int64_t n)
+{
+	cJSON *detail;
+	int rc;
+
+	if (n == 0)
+		return EXIT_OK;
+	if ((detail = cJSON_CreateObject()) == NULL ||
+	    cJSON_AddNumberToObject(detail, what, (double)n) == NULL) {
+		cJSON_Delete(detail);
+		return ctl_say(EXIT_FAIL, "out of memory");
+	}
+	rc = ctl_audit(c, key, c->cmd->audit, detail, -1);
+	cJSON_Delete(detail);
+	return rc;
 }
 
 /* ---- purge ---- */
@@ -100,7 +121,7 @@ purge_site(const char *key, int64_t days, void *arg)
 		return 0;
 	}
 	/* Everything purged is sealed first, so that it leaves its leaf. */
-	if (ctl_seal_site(c, key) != EXIT_OK)
+	if (ctl_seal_site(c, key, NULL) != EXIT_OK)
 		return STORE_ERROR;
 	do {
 		if (store_purge_entries(c->st, key, cutoff, PURGE_BATCH, 0, &n) != STORE_OK)
@@ -113,7 +134,7 @@ purge_site(const char *key, int64_t days, void *arg)
 	} while (n > 0);
 	if (tty)
 		fputc('\n', stderr);
-	return 0;
+	return purge_record(c, key, "entries", done) == EXIT_OK ? 0 : STORE_ERROR;
 }
 
 int
@@ -130,6 +151,7 @@ cmd_purge(struct ctl *c)
 		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
+	c->audit.skip = 1;   /* one record a site purged, written here */
 	if (key != NULL) {
 		struct site site;
 
@@ -151,7 +173,8 @@ cmd_purge(struct ctl *c)
 	do {
 		if (store_purge_visitors(c->st, month, PURGE_BATCH, 0, &n) != STORE_OK)
 			return EXIT_FAIL;
+		total += n;
 		breathe();
 	} while (n > 0);
-	return EXIT_OK;
+	return purge_record(c, NULL, "visitor_rows", total);
 }

@@ -27,7 +27,7 @@ cmd_sync_start(struct ctl *c)
 	if (rc != STORE_OK)
 		return ctl_store_failed(rc, key);
 	puts(id);
-	return EXIT_OK;
+	return ctl_audit_set(c, "sync_id", cJSON_CreateString(id));
 }
 
 int
@@ -110,6 +110,7 @@ cmd_scripts_rules(struct ctl *c)
 
 	if (ctl_check_key(key) != 0)
 		return EXIT_USAGE;
+	c->audit.skip = 1;   /* only a publish (below) changes something */
 	if (publish && (c->given & OPT_JSON))
 		return ctl_say(EXIT_USAGE, "scripts rules takes --json or --publish, not both");
 	/* Only --publish writes: open for writing then, so that the read and
@@ -175,6 +176,7 @@ cmd_scripts_rules(struct ctl *c)
 			ctl_say(EXIT_FAIL, "out of memory");
 			goto out;
 		}
+	c->audit.skip = 0;
 	rc = ctl_publish_json(c, key, doc);
 out:
 	cJSON_Delete(unknown);

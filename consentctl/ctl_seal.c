@@ -8,9 +8,8 @@
 
 /* ---- seal ---- */
 
-/* store_seal_fn: the tree over the leaves, and the seal's hash. */
-static int
-make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
+int
+ctl_make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
           struct store_seal *s)
 {
 	const char **d = malloc(n * sizeof(*d));
@@ -35,7 +34,7 @@ make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
 }
 
 int
-ctl_seal_site(struct ctl *c, const char *key)
+ctl_seal_site(struct ctl *c, const char *key, int64_t *total)
 {
 	int64_t sealed, sealed_any = 0;
 	int rc, tries = 0;
@@ -45,7 +44,7 @@ ctl_seal_site(struct ctl *c, const char *key)
 		 * one's last entry (entries committed late); the next ones of
 		 * this run go on where the one before ended. */
 		rc = store_seal(c->st, key, SEAL_ENTRIES_MAX, sealed_any == 0 ?
-		    SEAL_SLACK_SECONDS : 0, make_seal, NULL, &sealed);
+		    SEAL_SLACK_SECONDS : 0, ctl_make_seal, NULL, &sealed);
 		sealed_any += rc == STORE_OK ? sealed : 0;
 		if (rc == STORE_EXISTS && ++tries < 5)   /* another sealer went first */
 			continue;
@@ -58,6 +57,8 @@ ctl_seal_site(struct ctl *c, const char *key)
 		 * were, and entries arriving meanwhile wait for the next run (else
 		 * a steady stream of consents would keep this loop going). */
 	} while (rc == STORE_EXISTS || sealed == SEAL_ENTRIES_MAX);
+	if (total != NULL)
+		*total = sealed_any;
 	return EXIT_OK;
 }
 
@@ -65,7 +66,33 @@ int
 ctl_seal_each(const char *key, int64_t days, void *arg)
 {
 	(void)days;
-	return ctl_seal_site(arg, key) == EXIT_OK ? 0 : STORE_ERROR;
+	return ctl_seal_site(arg, key, NULL) == EXIT_OK ? 0 : STORE_ERROR;
+}
+
+/* store_key_fn of consent seal: a site sealed, and its audit record when
+ * entries were (ADMIN.md 8; a run that found nothing to seal changed
+ * nothing). */
+static int
+seal_recorded(const char *key, int64_t days, void *arg)
+{
+	struct ctl *c = arg;
+	int64_t n = 0;
+	cJSON *detail;
+	int rc;
+
+	(void)days;
+	if (ctl_seal_site(c, key, &n) != EXIT_OK)
+		return STORE_ERROR;
+	if (n == 0)
+		return 0;
+	if ((detail = cJSON_CreateObject()) == NULL ||
+	    cJSON_AddNumberToObject(detail, "entries", (double)n) == NULL) {
+		cJSON_Delete(detail);
+		return ctl_say(STORE_ERROR, "out of memory");
+	}
+	rc = ctl_audit(c, key, c->cmd->audit, detail, -1);
+	cJSON_Delete(detail);
+	return rc == EXIT_OK ? 0 : STORE_ERROR;
 }
 
 int
@@ -75,9 +102,10 @@ cmd_consent_seal(struct ctl *c)
 		return EXIT_USAGE;
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
+	c->audit.skip = 1;   /* one record a site sealed, written here */
 	if (c->noperands == 1)
-		return ctl_seal_site(c, c->operands[0]);
-	return store_site_keys(c->st, ctl_seal_each, c) == STORE_OK ? EXIT_OK : EXIT_FAIL;
+		return seal_recorded(c->operands[0], -1, c) == 0 ? EXIT_OK : EXIT_FAIL;
+	return store_site_keys(c->st, seal_recorded, c) == STORE_OK ? EXIT_OK : EXIT_FAIL;
 }
 
 /* ---- head ---- */

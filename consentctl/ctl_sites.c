@@ -6,6 +6,26 @@
 #include "base/nitems.h"
 #include "ctl.h"
 
+/* What site add and set record (ADMIN.md 8): the fields given, as
+ * stored (the tier always with tier; cap and retention -1: none). */
+static int
+site_detail(struct ctl *c, int tier, int free_tier, int64_t cap, int64_t retention)
+{
+	int rc = EXIT_OK;
+
+	if (c->name != NULL)
+		rc = ctl_audit_set(c, "name", cJSON_CreateString(c->name));
+	if (rc == EXIT_OK && (tier || c->tier != NULL))
+		rc = ctl_audit_set(c, "tier", cJSON_CreateString(free_tier ? "free" : "paid"));
+	if (rc == EXIT_OK && c->mau_cap != NULL)
+		rc = ctl_audit_set(c, "mau_cap", cap >= 0 ? cJSON_CreateNumber((double)cap) :
+		    cJSON_CreateNull());
+	if (rc == EXIT_OK && c->retention != NULL)
+		rc = ctl_audit_set(c, "retention_days", retention >= 0 ?
+		    cJSON_CreateNumber((double)retention) : cJSON_CreateNull());
+	return rc;
+}
+
 int
 cmd_site_add(struct ctl *c)
 {
@@ -42,6 +62,9 @@ cmd_site_add(struct ctl *c)
 		rc = ctl_say(EXIT_FAIL, "site %s already exists", key);
 	else if (rc != STORE_OK)
 		rc = ctl_store_failed(rc, key);
+	else if ((rc = site_detail(c, 1, free_tier, cap, -1)) == EXIT_OK)
+		rc = ctl_audit_set(c, "domains", hosts != NULL ?
+		    cJSON_CreateStringArray(hosts, (int)c->ndomains) : cJSON_CreateArray());
 out:
 	free(hosts);
 	free(norm);
@@ -68,7 +91,9 @@ cmd_site_set(struct ctl *c)
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
 	rc = store_site_set(c->st, key, &ch);
-	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, key);
+	if (rc != STORE_OK)
+		return ctl_store_failed(rc, key);
+	return site_detail(c, 0, ch.free_tier, ch.mau_cap, ch.retention_days);
 }
 
 static int
@@ -160,7 +185,7 @@ cmd_domain_add(struct ctl *c)
 	if (rc != STORE_OK)
 		return ctl_store_failed(rc, key);
 	puts(host);
-	return EXIT_OK;
+	return ctl_audit_set(c, "host", cJSON_CreateString(host));
 }
 
 int
@@ -177,7 +202,7 @@ cmd_domain_remove(struct ctl *c)
 		return EXIT_FAIL;
 	rc = store_domain_remove(c->st, key, host);
 	if (rc == STORE_OK)
-		return EXIT_OK;
+		return ctl_audit_set(c, "host", cJSON_CreateString(host));
 	if (rc != STORE_NOTFOUND)
 		return ctl_store_failed(rc, key);
 	/* Unknown site, or a domain it does not have: say which. */

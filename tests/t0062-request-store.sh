@@ -3,7 +3,9 @@
 # nothing of its administration.  The names come from the one list of the
 # admin store (common/store/store_admin_fns.h): for each, store_NAME (the
 # dispatcher), sqlite_store_NAME and pg_store_NAME (the backends), and the
-# backends' admin tables.  consentctl holds them all, so the check can fail.
+# backends' admin tables.  consentctl holds them all, so the check can fail;
+# the dashboard's program (cgi-bin/admin) is no endpoint: it holds the
+# admin store and the dashboard's code, which the endpoints must not.
 . "$(dirname "$0")/setup.sh"
 
 if ! command -v nm >/dev/null 2>&1; then
@@ -20,13 +22,12 @@ printf '%s\n' $admin | LC_ALL=C sort -u > "$T/admin"
 # The global symbols a program defines, one a line, sorted.
 defined() { nm -g --defined-only "$1" 2>/dev/null | awk '{print $3}' | LC_ALL=C sort -u; }
 
-# Every endpoint the build made (cgi-bin/ holds their sources too when
-# BUILD is the checkout).
+# The three endpoints: none holds an admin store symbol, nor the
+# dashboard's (api_request, password_verify).
 n=0
-for f in "$BUILD"/cgi-bin/*; do
-	case $f in *.c) continue ;; esac
-	[ -f "$f" ] && [ -x "$f" ] || continue
-	b=${f##*/}
+for b in config consent scripts; do
+	f=$BUILD/cgi-bin/$b
+	[ -f "$f" ] && [ -x "$f" ] || { notok "cgi-bin/$b: no such program"; continue; }
 	n=$((n + 1))
 	defined "$f" > "$T/$b.syms"
 	if ! grep -qx store_site_get "$T/$b.syms"; then
@@ -35,8 +36,19 @@ for f in "$BUILD"/cgi-bin/*; do
 	fi
 	held=$(LC_ALL=C comm -12 "$T/admin" "$T/$b.syms" | tr '\n' ' ')
 	check test -z "$held" "cgi-bin/$b holds no symbol of the admin store${held:+ (holds: $held)}"
+	held=$(grep -xE 'api_request|password_verify|store_account_[a-z_]+|store_audit_add' "$T/$b.syms" | tr '\n' ' ')
+	check test -z "$held" "cgi-bin/$b holds nothing of the dashboard${held:+ (holds: $held)}"
 done
-check test "$n" -ge 3 "the build's endpoints were read ($n)"
+check test "$n" -eq 3 "the build's endpoints were read ($n)"
+
+# The dashboard's program holds the admin store (the part it calls) and
+# its own code, so that the checks above could fail.
+defined "$BUILD/cgi-bin/admin" > "$T/dash.syms"
+for s in api_request password_verify store_account_count store_session_get store_audit_add; do
+	check grep -qx "$s" "$T/dash.syms" "cgi-bin/admin holds $s"
+done
+held=$(LC_ALL=C comm -12 "$T/admin" "$T/dash.syms" | wc -l)
+check test "$held" -ge 10 "cgi-bin/admin holds the admin store's symbols ($held)"
 
 # consentctl links the administration of both backends.
 defined "$BUILD/bin/consentctl" > "$T/ctl.syms"

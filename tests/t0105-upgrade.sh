@@ -2,7 +2,8 @@
 # t0105-upgrade.sh: `consentctl init` upgrades a database of the previous
 # schema version (2, tests/fixtures/schema-v2.sql) with entries in it to the
 # current one (3: consent_log.gpc; 4: the proof of the log, tested further by
-# t0135-proof-upgrade), losing nothing.
+# t0135-proof-upgrade; 5: the dashboard's tables, tested further by
+# t0150-users), losing nothing.
 #
 # The old database is a SQLite file on both stores (consentctl holds both).
 # On PostgreSQL, whose schema starts at the current version, the upgraded
@@ -94,7 +95,7 @@ fi
 # --- the upgrade -------------------------------------------------------------------
 run init
 succeeds "" "init on a version-2 database: exit 0, silent"
-check test "$(db 'PRAGMA user_version')" = 4 "user_version is now 4"
+check test "$(db 'PRAGMA user_version')" = 5 "user_version is now 5"
 check test "$(db 'PRAGMA integrity_check')" = ok "integrity_check ok"
 check test "$(db 'PRAGMA foreign_key_check' | wc -l | tr -d ' ')" = 0 "foreign_key_check clean"
 check test "$(db 'PRAGMA journal_mode')" = wal "still WAL"
@@ -155,7 +156,7 @@ run init
 succeeds "" "init again: exit 0"
 unchanged "a second init changes nothing"
 
-# A version-1 database (no gpc, no prepared tables) goes to 4 in one step
+# A version-1 database (no gpc, no prepared tables) goes to 5 in one step
 # (a SQLite file on both stores).
 export CONSENT_DB="$T/v1.db"
 sqlite3 "$CONSENT_DB" < "$TOP/tests/fixtures/schema-v2.sql"
@@ -165,5 +166,5 @@ db "DROP TABLE config_answers; DROP TABLE config_skeletons; PRAGMA user_version 
     VALUES (1, '2026-01-01T00:00:00.000Z', printf('%064x', 7), '{}', 'impression', 0, 'desktop');"
 run init
 succeeds "" "init on a version-1 database"
-check test "$(db 'PRAGMA user_version'):$(db 'SELECT count(*) FROM consent_log WHERE gpc IS NULL'):$(db "SELECT count(*) FROM sqlite_schema WHERE name IN ('config_answers', 'config_skeletons')")" = "4:1:2" "version 1 to 4: gpc added, entry kept, prepared tables created"
-check test "$(db 'PRAGMA integrity_check')" = ok "version 1 to 4: integrity_check ok"
+check test "$(db 'PRAGMA user_version'):$(db 'SELECT count(*) FROM consent_log WHERE gpc IS NULL'):$(db "SELECT count(*) FROM sqlite_schema WHERE name IN ('config_answers', 'config_skeletons')")" = "5:1:2" "version 1 to 5: gpc added, entry kept, prepared tables created"
+check test "$(db 'PRAGMA integrity_check')" = ok "version 1 to 5: integrity_check ok"

@@ -52,7 +52,7 @@ db "SELECT $cols FROM consent_log ORDER BY id" > "$T/rows-before"
 
 run init
 succeeds "" "init upgrades it: exit 0, silent"
-check test "$(db 'PRAGMA user_version')" = 4 "user_version 4"
+check test "$(db 'PRAGMA user_version')" = 5 "user_version 5 (the current)"
 check test "$(db 'PRAGMA integrity_check')" = ok "integrity_check ok"
 check test "$(db 'SELECT count(*) FROM consent_log')" = 300 "every entry kept"
 check test "$(db 'SELECT count(*) FROM consent_log WHERE length(digest) = 64')" = 300 "every entry has its digest"

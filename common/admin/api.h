@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "admin/token.h"
 #include "http/http.h"
 #include "store/store.h"
 
@@ -16,6 +17,10 @@
 #define API_REAUTH_SECONDS 300  /* ADMIN.md 4: sensitive actions */
 #define API_IDLE_SECONDS 1800   /* session idle limit */
 #define API_ABSOLUTE_SECONDS 43200 /* session absolute limit */
+#define API_SEG_MAX 255         /* bytes of one path segment */
+#define API_BODY_MAX 65536      /* a request's JSON body */
+#define API_BODY_BIG_MAX 1048576 /* configs and previews: a whole document */
+#define API_PASSWORD_BYTES_MAX 512 /* a password field longer than this is never hashed */
 
 enum api_method { API_GET, API_POST, API_PUT, API_PATCH, API_DELETE, API_OTHER };
 
@@ -34,6 +39,7 @@ enum api_role { ROLE_NONE = 0, ROLE_VIEWER, ROLE_EDITOR, ROLE_OWNER };
 struct api {
 	struct http_req req;
 	enum api_method method;
+	char path[API_PATH_MAX + 1];    /* PATH_INFO, its '/' turned into NULs */
 	const char *seg[API_SEGS_MAX];
 	size_t nseg;
 	cJSON *body;
@@ -42,7 +48,10 @@ struct api {
 	char user[API_USER_MAX + 1];    /* "" without a session */
 	cJSON *roles;                   /* {"KEY":"editor", "*":"owner"}; NULL without a session */
 	char session_hash[65];          /* SHA-256 hex of the session token */
+	char csrf[TOKEN_LEN + 1];       /* the session's CSRF token */
 	time_t authenticated_at;        /* sign-in or the last re-authentication */
+	const char *address;            /* REMOTE_ADDR as the server gave it, or NULL */
+	int upgraded;                   /* this request upgraded an older database */
 	/* The answer's state: api_answer() and friends. */
 	int sent;
 	int status;
@@ -65,6 +74,16 @@ time_t api_now(void);
 int api_answer(struct api *a, int status, cJSON *body);
 /* {"error": msg} with status. */
 int api_error(struct api *a, int status, const char *msg);
+/* The request's JSON body checked against the n declared fields
+ * (valid_object): 0, or -1 with 400 sent (no body, or the rule it broke). */
+struct vfield;
+int api_body(struct api *a, const struct vfield *f, size_t n);
+/* {"success": true} with status. */
+int api_success(struct api *a, int status);
+/* store_row_fn: a copy of each row appended to the cJSON array arg. */
+int api_rows_append(const cJSON *row, void *arg);
+/* 200 {name: rows} when rc is STORE_OK, else 500; rows consumed. */
+int api_answer_rows(struct api *a, const char *name, int rc, cJSON *rows);
 /* Add a header line to the answer; name and value must be the program's
  * own or validated (no CR, LF or NUL: refused with -1). */
 int api_header(struct api *a, const char *name, const char *value);

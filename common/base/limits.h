@@ -187,4 +187,16 @@
 /* consentctl report: the default period, in days, today included. */
 #define REPORT_DAYS_DEFAULT 30
 
+/* The audit trail (ADMIN.md 8, store/store_audit.h).  An actor is an
+ * account name (64, ADMIN.md 2) or "consentctl:" and a system user name
+ * (32 on Linux, with room to spare). */
+#define AUDIT_ACTOR_MAX 128
+/* An action: a short dotted name such as "config.publish". */
+#define AUDIT_ACTION_MAX 64
+/* A record's detail: what changed, never a document (configs are kept
+ * whole in configs; the record names the version). */
+#define AUDIT_DETAIL_MAX 4096
+/* Records one listing gives at most (consentctl audit list, the dashboard). */
+#define AUDIT_LIST_MAX 1000
+
 #endif

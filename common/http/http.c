@@ -51,8 +51,9 @@ http_req_init(struct http_req *r)
 }
 
 /* CONTENT_LENGTH is 1*digit (RFC 3875 4.1.2); anything else is refused.
- * Values past DRAIN_MAX saturate at DRAIN_MAX + 1 (more than any body we
- * read or drain), so no digit string overflows. */
+ * Values past LENGTH_CEILING saturate at LENGTH_CEILING + 1 (more than
+ * any body we read or drain), so no digit string overflows. */
+#define LENGTH_CEILING (64u * 1024 * 1024)
 static int
 parse_length(const char *s, size_t *out)
 {
@@ -64,8 +65,8 @@ parse_length(const char *s, size_t *out)
 		if (*s < '0' || *s > '9')
 			return -1;
 		n = n * 10 + (size_t)(*s - '0');
-		if (n > DRAIN_MAX)  /* keep going only to reject trailing junk */
-			n = DRAIN_MAX + 1;
+		if (n > LENGTH_CEILING)  /* keep going only to reject trailing junk */
+			n = LENGTH_CEILING + 1;
 	}
 	*out = n;
 	return 0;
@@ -74,12 +75,18 @@ parse_length(const char *s, size_t *out)
 enum http_err
 http_read_body(struct http_req *r)
 {
+	return http_read_body_max(r, BODY_MAX);
+}
+
+enum http_err
+http_read_body_max(struct http_req *r, size_t max)
+{
 	const char *cl = io_env("CONTENT_LENGTH");
 	size_t want = 0, got = 0;
 
 	if (cl != NULL && *cl != '\0' && parse_length(cl, &want) != 0)
 		return HTTP_E_LENGTH;
-	if (want > BODY_MAX)
+	if (want > max)
 		return HTTP_E_TOO_LARGE;
 	if ((r->body = malloc(want + 1)) == NULL) {
 		log_error("out of memory");

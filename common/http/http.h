@@ -31,6 +31,9 @@ void http_req_init(struct http_req *r);
  * or the FastCGI request's; none when it is absent or 0) into r->body.  A length over BODY_MAX is refused before reading anything.
  */
 enum http_err http_read_body(struct http_req *r);
+/* The same with a limit of max bytes instead of BODY_MAX (the dashboard's
+ * config documents); what is over DRAIN_MAX is not drained by http_finish. */
+enum http_err http_read_body_max(struct http_req *r, size_t max);
 
 /*
  * End of the request: read and discard what is left of CONTENT_LENGTH (at

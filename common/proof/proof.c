@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/canon.h"
 #include "base/hash.h"
 #include "base/log.h"
 #include "proof/proof.h"
@@ -19,132 +20,48 @@ const char *const proof_field_names[PROOF_FIELDS] = {
 const char proof_no_seal[65] =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/* A growing byte buffer; err set once memory ran out. */
-struct buf {
-	char *p;
-	size_t len, cap;
-	int err;
-};
-
+/* A field of the encoding: text, or a store value by its type. */
 static void
-buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->err)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *p = realloc(b->p, cap);
-
-		if (p == NULL) {
-			b->err = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-static void
-buf_str(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-
-/*
- * One field: name "=" value LF, the value "-" for none, "s" LENGTH ":"
- * BYTES for text (LENGTH in bytes, decimal), "n" and printf's "%.17g" for
- * a number (a boolean is the number 1 or 0; -0 is 0).
- */
-static void
-put_null(struct buf *b, const char *name)
-{
-	buf_str(b, name);
-	buf_str(b, "=-\n");
-}
-
-static void
-put_text(struct buf *b, const char *name, const char *text)
-{
-	char len[32];
-
-	if (text == NULL) {
-		put_null(b, name);
-		return;
-	}
-	snprintf(len, sizeof(len), "=s%zu:", strlen(text));
-	buf_str(b, name);
-	buf_str(b, len);
-	buf_str(b, text);
-	buf_str(b, "\n");
-}
-
-static void
-put_number(struct buf *b, const char *name, double v)
-{
-	char num[48];
-
-	snprintf(num, sizeof(num), "=n%.17g\n", v + 0.0);
-	buf_str(b, name);
-	buf_str(b, num);
-}
-
-static void
-put_value(struct buf *b, const char *name, const struct store_value *v)
+put_value(struct canon *b, const char *name, const struct store_value *v)
 {
 	switch (v->type) {
 	case SV_TEXT:
-		put_text(b, name, v->text);
+		canon_text(b, name, v->text);
 		break;
 	case SV_INT:
-		put_number(b, name, (double)v->i);
+		canon_number(b, name, (double)v->i);
 		break;
 	case SV_REAL:
-		put_number(b, name, v->r);
+		canon_number(b, name, v->r);
 		break;
 	default:
-		put_null(b, name);
+		canon_null(b, name);
 	}
 }
 
 static const char magic[] = "consent-entry/1\n";
 
-/* SHA-256 of the buffer as hex, freeing it: 0 or -1 (reported). */
-static int
-finish(struct buf *b, char out[65])
-{
-	int rc = -1;
-
-	if (b->err)
-		log_error("out of memory");
-	else
-		rc = hash_sha256_hex(b->p, b->len, out);
-	free(b->p);
-	return rc;
-}
-
 int
 proof_entry_digest(const char *site_key, const struct consent_entry *e, char out[65])
 {
 	const char *const *f = proof_field_names;
-	struct buf b = { 0 };
+	struct canon b = { 0 };
 
-	buf_str(&b, magic);
-	put_text(&b, f[0], site_key);
-	put_text(&b, f[1], e->created_at);
-	put_text(&b, f[2], e->anon_id_hash);
-	put_text(&b, f[3], e->categories);
-	put_text(&b, f[4], e->event_type);
+	canon_str(&b, magic);
+	canon_text(&b, f[0], site_key);
+	canon_text(&b, f[1], e->created_at);
+	canon_text(&b, f[2], e->anon_id_hash);
+	canon_text(&b, f[3], e->categories);
+	canon_text(&b, f[4], e->event_type);
 	put_value(&b, f[5], &e->event_action);
 	put_value(&b, f[6], &e->config_version);
-	put_number(&b, f[7], (double)e->published_version);
+	canon_number(&b, f[7], (double)e->published_version);
 	put_value(&b, f[8], &e->region);
 	put_value(&b, f[9], &e->consent_model);
-	put_text(&b, f[10], e->browser);
-	put_text(&b, f[11], e->os);
-	put_text(&b, f[12], e->device_type);
-	put_text(&b, f[13], e->country);
+	canon_text(&b, f[10], e->browser);
+	canon_text(&b, f[11], e->os);
+	canon_text(&b, f[12], e->device_type);
+	canon_text(&b, f[13], e->country);
 	put_value(&b, f[14], &e->regulation);
 	put_value(&b, f[15], &e->time_to_action_ms);
 	put_value(&b, f[16], &e->interaction);
@@ -155,10 +72,10 @@ proof_entry_digest(const char *site_key, const struct consent_entry *e, char out
 	put_value(&b, f[21], &e->sdk_version);
 	put_value(&b, f[22], &e->language);
 	put_value(&b, f[23], &e->resolved_language);
-	put_number(&b, f[24], e->gpc != 0);
-	put_text(&b, f[25], e->config_sha256);
-	put_text(&b, f[26], e->builtin_sha256);
-	return finish(&b, out);
+	canon_number(&b, f[24], e->gpc != 0);
+	canon_text(&b, f[25], e->config_sha256);
+	canon_text(&b, f[26], e->builtin_sha256);
+	return canon_sha256(&b, out);
 }
 
 /*
@@ -187,35 +104,35 @@ int
 proof_row_digest(const char *site_key, const cJSON *row, char out[65])
 {
 	const cJSON *next = NULL;
-	struct buf b = { 0 };
+	struct canon b = { 0 };
 
-	buf_str(&b, magic);
-	put_text(&b, proof_field_names[0], site_key);
+	canon_str(&b, magic);
+	canon_text(&b, proof_field_names[0], site_key);
 	for (size_t i = 1; i < PROOF_FIELDS; i++) {
 		const char *name = proof_field_names[i];
 		const cJSON *v = member(row, &next, name);
 		char *json;
 
 		if (cJSON_IsString(v)) {
-			put_text(&b, name, v->valuestring);
+			canon_text(&b, name, v->valuestring);
 		} else if (cJSON_IsNumber(v)) {
-			put_number(&b, name, v->valuedouble);
+			canon_number(&b, name, v->valuedouble);
 		} else if (cJSON_IsRaw(v)) {   /* an exact fraction (sqlite_store.c) */
-			put_number(&b, name, strtod(v->valuestring, NULL));
+			canon_number(&b, name, strtod(v->valuestring, NULL));
 		} else if (cJSON_IsBool(v)) {
-			put_number(&b, name, cJSON_IsTrue(v) ? 1 : 0);
+			canon_number(&b, name, cJSON_IsTrue(v) ? 1 : 0);
 		} else if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
 			if ((json = cJSON_PrintUnformatted(v)) == NULL) {
 				b.err = 1;
 				break;
 			}
-			put_text(&b, name, json);
+			canon_text(&b, name, json);
 			cJSON_free(json);
 		} else {
-			put_null(&b, name);
+			canon_null(&b, name);
 		}
 	}
-	return finish(&b, out);
+	return canon_sha256(&b, out);
 }
 
 /* HASH(prefix || a [|| c]) into out: 0 or -1. */
@@ -378,14 +295,14 @@ proof_inclusion_ok(const char *digest, size_t m, size_t n, const char (*path)[65
 int
 proof_seal_hash(const char *site_key, const struct proof_seal *s, char out[65])
 {
-	struct buf b = { 0 };
+	struct canon b = { 0 };
 	char line[320];
 
-	buf_str(&b, "consent-seal/1\n");
-	buf_str(&b, "site_key=");
-	buf_str(&b, site_key);
+	canon_str(&b, "consent-seal/1\n");
+	canon_str(&b, "site_key=");
+	canon_str(&b, site_key);
 	snprintf(line, sizeof(line), "\nseq=%lld\nsealed_at=%s\ntree_size=%lld\nroot=%s\nprev=%s\n",
 	    (long long)s->seq, s->sealed_at, (long long)s->tree_size, s->root, s->prev);
-	buf_str(&b, line);
-	return finish(&b, out);
+	canon_str(&b, line);
+	return canon_sha256(&b, out);
 }

@@ -32,8 +32,8 @@ store_default_path(void)
  * with a keyword and '=' (host=..., dbname=...).  A path never starts so
  * (an '=' further on, as in /srv/a=b/consent.db, is a path).
  */
-static int
-is_conninfo(const char *path)
+int
+store_is_conninfo(const char *path)
 {
 	const char *p = path;
 
@@ -59,7 +59,7 @@ is_conninfo(const char *path)
 static const struct store_ops *
 backend_for(const char *path)
 {
-	if (is_conninfo(path)) {
+	if (store_is_conninfo(path)) {
 #ifdef STORE_POSTGRES
 		return &store_pg_ops;
 #else

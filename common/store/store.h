@@ -46,6 +46,9 @@ int store_open(struct store **out, const char *path, enum store_mode mode);
 void store_close(struct store *st);
 /* The path store_open() would use for NULL. */
 const char *store_default_path(void);
+/* Whether path is a PostgreSQL connection string (a URI, or libpq's
+ * keyword=value form) rather than a file: 1 or 0. */
+int store_is_conninfo(const char *path);
 
 /*
  * The endpoints' store: the database at store_default_path() in mode,

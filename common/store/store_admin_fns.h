@@ -89,3 +89,78 @@ STORE_FN(int, copy_write, (struct store *st, const char *part, store_feed_fn fee
                            int64_t *written),
          (st, part, feed, arg, written))
 STORE_FN(int, copy_end, (struct store *st, int commit), (st, commit))
+
+/* ---- the audit trail (store_audit.h) ---- */
+STORE_FN(int, audit_add, (struct store *st, const char *actor, const char *site_key,
+                          const char *action, const char *detail_json, int64_t version),
+         (st, actor, site_key, action, detail_json, version))
+STORE_FN(int, audit_list, (struct store *st, const struct store_audit_filter *f,
+                           store_row_fn fn, void *arg),
+         (st, f, fn, arg))
+STORE_FN(int, audit_leaves, (struct store *st, const char *site_key, int64_t seq,
+                             store_row_fn fn, void *arg),
+         (st, site_key, seq, fn, arg))
+STORE_FN(int, audit_unsealed, (struct store *st, const char *site_key, store_row_fn fn,
+                               void *arg),
+         (st, site_key, fn, arg))
+STORE_FN(int, audit_count, (struct store *st, const char *site_key, int64_t *n),
+         (st, site_key, n))
+STORE_FN(int, audit_seals, (struct store *st, const char *site_key, store_row_fn fn, void *arg),
+         (st, site_key, fn, arg))
+STORE_FN(int, audit_seal, (struct store *st, const char *site_key, size_t max,
+                           store_seal_fn fn, void *arg, int64_t *sealed),
+         (st, site_key, max, fn, arg, sealed))
+/* The dashboard's accounts (store_account.h documents them). */
+STORE_FN(int, account_add, (struct store *st, const char *name, const char *phc,
+                            const char *totp_secret, const char *const *recovery,
+                            size_t nrecovery, const cJSON *roles, int64_t now),
+         (st, name, phc, totp_secret, recovery, nrecovery, roles, now))
+STORE_FN(int, account_get, (struct store *st, const char *name, struct store_account *out),
+         (st, name, out))
+STORE_FN(int, account_count, (struct store *st, int64_t *n), (st, n))
+STORE_FN(int, account_list, (struct store *st, store_row_fn fn, void *arg), (st, fn, arg))
+STORE_FN(int, account_remove, (struct store *st, const char *name), (st, name))
+STORE_FN(int, account_set_password, (struct store *st, const char *name, const char *phc,
+                                     const char *keep_hash, int64_t now),
+         (st, name, phc, keep_hash, now))
+STORE_FN(int, account_set_roles, (struct store *st, const char *name, const cJSON *roles),
+         (st, name, roles))
+STORE_FN(int, account_reset_2fa, (struct store *st, const char *name, const char *totp_secret,
+                                  const char *const *recovery, size_t nrecovery,
+                                  const char *keep_hash),
+         (st, name, totp_secret, recovery, nrecovery, keep_hash))
+STORE_FN(int, account_totp_accept, (struct store *st, const char *name, int64_t step),
+         (st, name, step))
+STORE_FN(int, account_recovery_use, (struct store *st, const char *name, const char *hash,
+                                     int64_t now),
+         (st, name, hash, now))
+STORE_FN(int, account_recovery_left, (struct store *st, const char *name, int64_t *n),
+         (st, name, n))
+STORE_FN(int, reset_add, (struct store *st, const char *name, const char *hash,
+                          int64_t expires),
+         (st, name, hash, expires))
+STORE_FN(int, reset_use, (struct store *st, const char *name, const char *hash, const char *phc,
+                          int64_t now),
+         (st, name, hash, phc, now))
+STORE_FN(int, session_add, (struct store *st, const struct store_session *s, int64_t now),
+         (st, s, now))
+STORE_FN(int, session_get, (struct store *st, const char *token_hash, int64_t now, int64_t idle,
+                            int64_t absolute, struct store_session *out),
+         (st, token_hash, now, idle, absolute, out))
+STORE_FN(int, session_reauth, (struct store *st, const char *token_hash, int64_t now),
+         (st, token_hash, now))
+STORE_FN(int, session_delete, (struct store *st, const char *token_hash), (st, token_hash))
+STORE_FN(int, session_end, (struct store *st, const char *account, const char *id),
+         (st, account, id))
+STORE_FN(int, session_list, (struct store *st, const char *account, const char *current_hash,
+                             store_row_fn fn, void *arg),
+         (st, account, current_hash, fn, arg))
+STORE_FN(int, signin_begin, (struct store *st, const char *typed, const char *address,
+                             int64_t now, int64_t window, struct store_failures *by_name,
+                             struct store_failures *by_address, int64_t *attempt),
+         (st, typed, address, now, window, by_name, by_address, attempt))
+STORE_FN(int, signin_record, (struct store *st, int64_t attempt, const char *result),
+         (st, attempt, result))
+STORE_FN(int, signin_list, (struct store *st, int64_t since, store_row_fn fn, void *arg),
+         (st, since, fn, arg))
+STORE_FN(int, account_purge, (struct store *st, int64_t now), (st, now))

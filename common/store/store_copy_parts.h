@@ -45,3 +45,15 @@ COPY_TABLE(scripts, 9,
            " last_page_url",
            0, 0)
 COPY_TABLE(syncs, 7, "sync_id, site_id, status, error, page_url, created_at, finished_at", 0, 0)
+/* Version 5: the dashboard's accounts, their sessions and sign-in attempts. */
+COPY_TABLE(admin_accounts, 7,
+           "name, password, totp_secret, totp_confirmed, totp_last_step, created_at,"
+           " password_changed_at",
+           0, 0)
+COPY_TABLE(admin_roles, 3, "account, site_key, role", 0, 0)
+COPY_TABLE(admin_recovery_codes, 3, "account, hash, used_at", 0, 0)
+COPY_TABLE(admin_sessions, 8,
+           "token_hash, id, account, csrf, created_at, last_seen, authenticated_at, address",
+           0, 0)
+COPY_TABLE(admin_signins, 5, "id, at, username, address, result", 1, 0)
+COPY_TABLE(admin_reset_codes, 3, "account, hash, expires", 0, 0)

@@ -27,7 +27,9 @@
 #include <cjson/cJSON.h>
 
 #include "store/store.h"
+#include "store/store_account.h"
 #include "store/store_admin.h"
+#include "store/store_audit.h"
 
 struct store_ops {
 	const char *name;   /* "SQLite", "PostgreSQL": for messages */
@@ -192,6 +194,45 @@ int store_site_filled(struct site *s, int has_skeleton, int has_rules);
  * old entries at init (store_digest_missing). */
 #define DIGEST_COLUMN_LIST \
 	LOG_ROW_COLUMN_LIST, {"site_key", ST_TEXT, 0}
+
+/*
+ * The audit trail's rows (store_audit.h): AUDIT_FIELDS from AUDIT_FROM (a
+ * the record, t its site, s its seal), SQL both backends run as it is;
+ * AUDIT_COLUMN_LIST(the type of detail, whether the record's optional
+ * members are left out when they have no value): the listing's
+ * (store_audit_list: ST_JSON, 1, no digest), and the proof's
+ * (store_audit_record_columns: ST_TEXT, 0, the digest).
+ */
+#define AUDIT_FIELDS \
+	"a.id AS id, a.at AS at, a.actor AS actor, t.site_key AS site_key," \
+	" a.action AS action, a.detail AS detail, a.version AS version"
+#define AUDIT_FROM \
+	"audit_log a LEFT JOIN sites t ON t.id = a.site_id" \
+	" LEFT JOIN audit_seals s ON s.id = a.seal_id"
+#define AUDIT_COLUMN_LIST(detail_type, optional) \
+	{"id", ST_INT, 0}, {"at", ST_TEXT, 0}, {"actor", ST_TEXT, 0}, \
+	{"site_key", ST_TEXT, optional}, {"action", ST_TEXT, 0}, \
+	{"detail", detail_type, optional}, {"version", ST_INT, optional}
+#define AUDIT_LIST_SELECT "SELECT " AUDIT_FIELDS ", s.seq AS seal FROM " AUDIT_FROM
+#define AUDIT_LIST_COLUMN_LIST AUDIT_COLUMN_LIST(ST_JSON, 1), {"seal", ST_INT, 1}
+#define AUDIT_RECORD_SELECT \
+	"SELECT " AUDIT_FIELDS ", a.digest AS digest, s.seq AS seal FROM " AUDIT_FROM
+#define AUDIT_RECORD_COLUMN_LIST \
+	AUDIT_COLUMN_LIST(ST_TEXT, 0), {"digest", ST_TEXT, 0}, {"seal", ST_INT, 0}
+
+/* A record as store_audit_add() writes it (version -1: none). */
+struct store_audit_record {
+	int64_t id;
+	const char *at, *actor, *site_key, *action, *detail;
+	int64_t version;
+};
+/* Its digest (store_audit.c, consent-log(5)): 0, or -1 (reported). */
+int store_audit_record_digest(const struct store_audit_record *r, char out[65]);
+/* What store_audit_add() takes (store_audit.h): 0, or -1 (reported). */
+int store_audit_check(const char *actor, const char *action, const char *detail_json);
+/* The site key of a chain's name (store_audit_chain), NULL for the chain
+ * of no site: in the string given. */
+const char *store_audit_chain_key(const char *chain);
 
 /*
  * The copy (store_copy.c, over store_copy_parts.h): the parts' names in

@@ -1,15 +1,17 @@
 /* pg_admin.c: the PostgreSQL store's admin table, apart from its request path, and the helpers only its admin statements use. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "store/pg/pg_store.h"
 #include "store/store_rows.h"
 
 /*
  * What store_admin.c hands calls to (store_ops.h): the functions of
  * pg_schema.c, pg_sites.c, pg_configs.c, pg_log.c, pg_scripts.c,
- * pg_proof.c, pg_report.c, pg_builtin.c, pg_copy.c.  In an object of its own, named by no
+ * pg_proof.c, pg_report.c, pg_builtin.c, pg_copy.c, pg_audit.c.  In an object of its own, named by no
  * other, so that only a program that links store_admin.c holds them.
  */
 const struct store_admin_ops store_pg_admin_ops = {
@@ -211,4 +213,44 @@ pg_site_id(struct store *st, const char *key, int lock, int64_t *id)
 	return pg_run_int64(st, lock ? "SELECT id FROM sites WHERE site_key = $1 FOR NO KEY UPDATE"
 	                         : "SELECT id FROM sites WHERE site_key = $1",
 	    1, p, id, "site lookup");
+}
+
+/*
+ * The integers as a PostgreSQL array literal, "{1,2,3}" (caller frees), to
+ * be passed as one parameter cast to bigint[]: one statement takes them all.
+ * Digits need no quoting.  NULL when out of memory (reported).
+ */
+char *
+pg_int_array(const int64_t *v, size_t n)
+{
+	char *text = malloc(n * 21 + 3), *p;
+
+	if (text == NULL) {
+		log_error("out of memory");
+		return NULL;
+	}
+	p = text;
+	*p++ = '{';
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, i > 0 ? ",%lld" : "%lld", (long long)v[i]);
+	*p++ = '}';
+	*p = '\0';
+	return text;
+}
+
+char *
+pg_leaf_ids(const struct store_leaf *leaf, size_t n)
+{
+	int64_t *ids = malloc(n * sizeof(*ids));
+	char *text;
+
+	if (ids == NULL) {
+		log_error("out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = leaf[i].id;
+	text = pg_int_array(ids, n);
+	free(ids);
+	return text;
 }

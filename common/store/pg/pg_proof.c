@@ -10,29 +10,6 @@
 
 
 /*
- * The integers as a PostgreSQL array literal, "{1,2,3}" (caller frees), to
- * be passed as one parameter cast to bigint[]: one statement takes them all.
- * Digits need no quoting.  NULL when out of memory (reported).
- */
-static char *
-int_array(const int64_t *v, size_t n)
-{
-	char *text = malloc(n * 21 + 3), *p;
-
-	if (text == NULL) {
-		log_error("out of memory");
-		return NULL;
-	}
-	p = text;
-	*p++ = '{';
-	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, i > 0 ? ",%lld" : "%lld", (long long)v[i]);
-	*p++ = '}';
-	*p = '\0';
-	return text;
-}
-
-/*
  * A REPEATABLE READ transaction sees one snapshot, taken at its first
  * statement (not at BEGIN): take it now.  Between begin and end the other
  * reads of this file and the rest of the store run their statements in it
@@ -272,17 +249,10 @@ seal_add(struct store *st, int64_t site, const struct store_seal *s,
 	    " m AS (UPDATE consent_log SET seal_id = (SELECT id FROM s)"
 	    " WHERE id = ANY ($9::bigint[]) AND site_id = $1 AND seal_id IS NULL RETURNING 1)"
 	    " SELECT count(*) FROM m";
-	char site_text[24], seq_text[24], size_text[24], *ids_text = NULL;
-	int64_t *ids;
+	char site_text[24], seq_text[24], size_text[24], *ids_text;
 	int rc = STORE_ERROR;
 
-	if ((ids = malloc(n * sizeof(*ids))) == NULL) {
-		log_error("out of memory");
-		return STORE_ERROR;
-	}
-	for (size_t i = 0; i < n; i++)
-		ids[i] = leaf[i].id;
-	if ((ids_text = int_array(ids, n)) != NULL) {
+	if ((ids_text = pg_leaf_ids(leaf, n)) != NULL) {
 		const char *const p[] = {pg_int_text(site_text, site), pg_int_text(seq_text, s->seq),
 		    s->sealed_at, pg_int_text(size_text, s->tree_size), s->root, s->prev, s->hash,
 		    leaf[n - 1].created_at, ids_text};
@@ -290,7 +260,6 @@ seal_add(struct store *st, int64_t site, const struct store_seal *s,
 		rc = pg_run_int64(st, sql, PG_NPARAMS(p), p, marked, "add seal");
 	}
 	free(ids_text);
-	free(ids);
 	return rc;
 }
 
@@ -497,7 +466,7 @@ pg_store_digest_missing(struct store *st, size_t max, store_digest_fn fn, void *
 		r = NULL;
 		if (n == 0)
 			break;
-		if ((ids_text = int_array(ids, (size_t)n)) == NULL)
+		if ((ids_text = pg_int_array(ids, (size_t)n)) == NULL)
 			goto out;
 		{
 			const char *u[] = {ids_text, digests};

@@ -1,4 +1,5 @@
 /* pg_schema.c: the PostgreSQL store's schema: consentctl init creates it, or finds it current. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,13 +24,31 @@ schema_text_version(void)
 }
 
 /*
+ * What a database at version have lacks: the text of schema_pg.sql from
+ * the line "-- Version N:" of the next version on, to its end (what each
+ * version adds is written there, after the versions before it).  NULL
+ * when the text has no such line.
+ */
+static const char *
+schema_since(int64_t have)
+{
+	char mark[48];
+	const char *p;
+
+	snprintf(mark, sizeof(mark), "\n-- Version %lld:", (long long)(have + 1));
+	p = strstr(schema_pg_data, mark);
+	return p != NULL ? p + 1 : NULL;
+}
+
+/*
  * In one transaction under the advisory lock: a database without the
  * version table gets the whole schema (CREATE TABLE fails on a table of
  * the same name, which rolls everything back: init creates the schema in
  * an empty database, or in one that holds other tables but none of these);
- * a database at this version is left as it is; a newer one is refused.
- * There is no older PostgreSQL schema to upgrade yet: the first is version
- * 4, as schema.sql was when this store was written.
+ * an older one gets what the versions after its own added (schema_since),
+ * every row kept, and the new version; a database at this version is left
+ * as it is; a newer one is refused.  The first PostgreSQL schema was
+ * version 4, as schema.sql was when this store was written.
  */
 int
 pg_store_init(struct store *st, int64_t *from)
@@ -60,9 +79,19 @@ pg_store_init(struct store *st, int64_t *from)
 			goto fail;
 		}
 		if (have < want) {
-			log_error("database schema version %lld: this program knows no way from it to %lld",
-			    (long long)have, (long long)want);
-			goto fail;
+			const char *since = schema_since(have);
+			char set[80];
+
+			if (since == NULL) {
+				log_error("database schema version %lld: this program knows no way"
+				    " from it to %lld", (long long)have, (long long)want);
+				goto fail;
+			}
+			snprintf(set, sizeof(set), "UPDATE schema_version SET version = %lld",
+			    (long long)want);
+			if (pg_script(st, since, "schema upgrade") != STORE_OK ||
+			    pg_run(st, set, 0, NULL, NULL, "schema version") != STORE_OK)
+				goto fail;
 		}
 	} else if (pg_script(st, schema_pg_data, "schema") != STORE_OK) {
 		goto fail;

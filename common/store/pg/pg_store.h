@@ -96,6 +96,15 @@ int pg_site_rows(struct store *st, const char *sql, int n, const char *const *pa
                  const struct store_column *cols, size_t ncols, store_row_fn fn,
                  void *arg, const char *what);
 
+/*
+ * The integers as a PostgreSQL array literal, "{1,2,3}" (caller frees), to
+ * be passed as one parameter cast to bigint[]: one statement takes them
+ * all; pg_leaf_ids() the ids of n leaves of a seal so.  NULL when out of
+ * memory (reported).
+ */
+char *pg_int_array(const int64_t *v, size_t n);
+char *pg_leaf_ids(const struct store_leaf *leaf, size_t n);
+
 #define PG_NPARAMS(p) ((int)(nitems(p)))
 
 #endif

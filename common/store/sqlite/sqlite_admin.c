@@ -8,7 +8,7 @@
  * What store_admin.c hands calls to (store_ops.h): the functions of
  * sqlite_schema.c, sqlite_sites.c, sqlite_configs.c, sqlite_log.c,
  * sqlite_scripts.c, sqlite_proof.c, sqlite_report.c, sqlite_builtin.c,
- * sqlite_copy.c.  In an object of its own, named by no
+ * sqlite_copy.c, sqlite_audit.c.  In an object of its own, named by no
  * other, so that only a program that links store_admin.c holds them.
  */
 const struct store_admin_ops store_sqlite_admin_ops = {

@@ -30,6 +30,7 @@ struct part {
 #define PARAMS_2 "?,?"
 #define PARAMS_3 "?,?,?"
 #define PARAMS_4 PARAMS_2 "," PARAMS_2
+#define PARAMS_5 PARAMS_2 "," PARAMS_3
 #define PARAMS_6 PARAMS_3 "," PARAMS_3
 #define PARAMS_7 PARAMS_4 "," PARAMS_3
 #define PARAMS_8 PARAMS_4 "," PARAMS_4
