@@ -25,10 +25,13 @@
 #                            (default $T/dashboard, deploy_init's copy)
 #                            with a strict CSP, preview.html framed by the
 #                            dashboard only, no hidden file, /admin/api/
-#                            the program (401 JSON for GET session: an
-#                            account exists), /functions/v1/admin no way to
-#                            it.  The API's checks skip, with one line,
-#                            when cgi-bin/admin is not built
+#                            the program: its first run through the server
+#                            (GET setup, POST setup with the token file's
+#                            token; SQLite only, where the token file is
+#                            beside the database), then 401 JSON for GET
+#                            session; /functions/v1/admin no way to it.  The
+#                            API's checks skip, with one line, when
+#                            cgi-bin/admin is not built
 #   leak_checks BASE LABEL [PATH...]
 #                            paths that must not reach a file
 #   rate_limit_checks BASE LABEL [CMD]
@@ -258,23 +261,12 @@ deploy_init() {
 		echo '<!doctype html><title>preview</title><script src="preview.js" defer></script>' > "$T/dashboard/preview.html"
 	fi
 	echo 'secret' > "$T/dashboard/.env"
-	if [ -x "$BUILD/cgi-bin/admin" ]; then
-		cp "$BUILD/cgi-bin/admin" "$T/cgi-bin/"
-		deploy_account
-	fi
+	[ -x "$BUILD/cgi-bin/admin" ] && cp "$BUILD/cgi-bin/admin" "$T/cgi-bin/"
 	printf '%s' '{"site_key":"s1","anon_id":"visitor-1","categories":{"necessary":true},"event_type":"initial"}' > "$T/consent.json"
 	printf '%s' '{"site_key":"s1","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://www.google-analytics.com/analytics.js","domain":"www.google-analytics.com","category":null,"blocked":false}]}' > "$T/scripts.json"
 	printf '{"site_key":"s1","anon_id":"%s","categories":{},"event_type":"impression"}' \
 	    "$(head -c 70000 /dev/zero | tr '\0' a)" > "$T/big70k.json"
 	head -c 200000 /dev/zero | tr '\0' a > "$T/big200k.json"
-}
-
-# deploy_account: one account in the test database (consentctl user add),
-# so that the dashboard's API is past its first run.
-deploy_account() {
-	printf '%s\n%s\n' 'deploy-test-password-1' 'deploy-test-password-1' |
-		ctl user add deployer --role editor --site s1 >/dev/null 2>&1 ||
-		{ notok "consentctl user add: an account for the dashboard's checks"; exit 1; }
 }
 
 # The server's user must write the database and its folder (WAL files).
@@ -380,6 +372,20 @@ admin_checks() { # BASE LABEL [FOLDER]
 	if [ ! -x "$T/cgi-bin/admin" ]; then
 		skip "$_l: cgi-bin/admin is not built: the dashboard's API through the server not checked"
 		return 0
+	fi
+	http GET "$_b/admin/api/setup"
+	if [ "$(cat "$T/status")" = 200 ]; then
+		expect_json .needed true "$_l: GET /admin/api/setup on a new database: setup is needed"
+		http GET "$_b/admin/api/session"
+		expect_error 404 "Setup required" "$_l: GET /admin/api/session before setup: 404 Setup required"
+		if store_is_postgres; then
+			skip "$_l: PostgreSQL: the token's file is not beside a database file, setup not run"
+			return 0
+		fi
+		jq -cn --arg t "$(cat "$(dirname "$CONSENT_DB")/.consent-setup-token")" \
+		    '{token: $t, username: "deployer", password: "deploy-check-passphrase"}' > "$T/setup.json"
+		http -H "Content-Type: application/json" -d "$T/setup.json" POST "$_b/admin/api/setup"
+		expect_status 201 "$_l: POST /admin/api/setup with the token creates the first owner through the server"
 	fi
 	http GET "$_b/admin/api/session"
 	expect_error 401 "Not signed in" "$_l: GET /admin/api/session without a session: 401 JSON from cgi-bin/admin"
