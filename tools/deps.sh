@@ -29,7 +29,7 @@ PACKAGES="
   sqlite3 jq curl valgrind strace time qrencode
   python3 mandoc
   libmaxmind-db-writer-perl mmdb-bin
-  lighttpd lighttpd-modules-lua
+  lighttpd lighttpd-modules-lua lighttpd-mod-openssl
   apache2 libapache2-mod-qos libpcre3
   nginx
   wrk hyperfine
