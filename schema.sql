@@ -50,6 +50,9 @@ CREATE TABLE IF NOT EXISTS configs (
 	document     TEXT NOT NULL,       -- the JSON document as validated
 	published_at TEXT NOT NULL,
 	sha256       TEXT CHECK (sha256 IS NULL OR length(sha256) = 64),  -- of document
+	-- Who published it (version 5): a dashboard account, or "consentctl:"
+	-- and the system user; NULL for versions published before.
+	published_by TEXT,
 	UNIQUE (site_id, version)
 );
 

@@ -263,3 +263,6 @@ CREATE TABLE audit_log (
 	seal_id     bigint REFERENCES audit_seals(id)
 );
 CREATE INDEX audit_log_site ON audit_log (site_id, id);
+
+-- Also in version 5: who published each config (schema.sql's configs.published_by).
+ALTER TABLE configs ADD COLUMN published_by text COLLATE "C";

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "admin/setup_token.h"
@@ -66,6 +68,24 @@ ctl_store_failed(int rc, const char *key)
 	if (rc == STORE_ERROR)
 		return EXIT_FAIL;
 	return ctl_say(EXIT_FAIL, "unexpected store result %d", rc);
+}
+
+/* ADMIN.md 8: who made a change from the command line, "consentctl:" and
+ * the system user's name (or uid): what published_by records. */
+const char *
+ctl_actor(void)
+{
+	static char actor[96];
+	struct passwd *pw;
+
+	if (actor[0] == '\0') {
+		uid_t uid = geteuid();
+		if ((pw = getpwuid(uid)) != NULL && pw->pw_name != NULL && pw->pw_name[0] != '\0')
+			snprintf(actor, sizeof(actor), "consentctl:%.64s", pw->pw_name);
+		else
+			snprintf(actor, sizeof(actor), "consentctl:uid %lu", (unsigned long)uid);
+	}
+	return actor;
 }
 
 /* The database, opened on first use in the command's mode; NULL on failure

@@ -97,6 +97,9 @@ int ctl_store_failed(int rc, const char *key);
 /* The database, opened on first use in the command's mode; NULL on failure
  * (reported). */
 struct store *ctl_store(struct ctl *c);
+/* Who makes changes from the command line (ADMIN.md 8): "consentctl:" and
+ * the system user's name (static). */
+const char *ctl_actor(void);
 
 /* ---- what the operator typed: 0, or EXIT_USAGE after the message ---- */
 
@@ -118,9 +121,10 @@ int ctl_visitor_args(struct ctl *c, char hash[65]);
  * printed (ctl_sites.c). */
 int ctl_show_site(struct ctl *c, int (*fn)(struct store *, const char *, cJSON **));
 
-/* Validate a config document (CONTRACT 4), prepare its answers and publish
- * it as the site's next version, which is printed: config publish and
- * scripts rules --publish (ctl_configs.c).  EXIT_OK or EXIT_FAIL (reported). */
+/* Publish a config document as the site's next version, which is printed,
+ * through publish.c (checked, prepared, the built-in texts recorded): config
+ * publish and scripts rules --publish (ctl_configs.c).  EXIT_OK or
+ * EXIT_FAIL (reported). */
 int ctl_publish_json(struct ctl *c, const char *key, const cJSON *json);
 
 /* Record this build's built-in texts (builtin_texts, INSERT OR IGNORE):

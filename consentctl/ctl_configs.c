@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/configdoc.h"
+#include "admin/publish.h"
 #include "ctl.h"
 #include "config/defaults.h"
-#include "base/hash.h"
 #include "config/prepare.h"
 #include "proof/proof.h"
 
@@ -64,28 +63,32 @@ upgrade_proof(struct ctl *c)
 	return store_site_keys(c->st, ctl_seal_each, c);
 }
 
+/* The message and exit status of what publish.c answered for site key:
+ * EXIT_OK for PUBLISH_OK, else EXIT_FAIL after its message (invalid
+ * documents are worded by the caller). */
+static int
+publish_failed(enum publish_result r, const char *key)
+{
+	switch (r) {
+	case PUBLISH_OK:
+		return EXIT_OK;
+	case PUBLISH_NOMEM:
+		return ctl_say(EXIT_FAIL, "out of memory");
+	case PUBLISH_BUILD:
+		return ctl_say(EXIT_FAIL, "the built-in texts of this build do not match their hash "
+		    "%s (a build error)", defaults_hash());
+	case PUBLISH_NOSITE:
+		return ctl_store_failed(STORE_NOTFOUND, key);
+	default:
+		return EXIT_FAIL;
+	}
+}
+
 int
 ctl_record_builtin(struct ctl *c)
 {
-	size_t len;
-	char *pieces = defaults_pieces(&len), sha[65];
-	int rc = STORE_ERROR;
-
-	if (pieces == NULL)
-		return ctl_say(STORE_ERROR, "out of memory");
-	if (hash_sha256_hex(pieces, len, sha) != 0)
-		goto out;
-	/* A build whose embedded texts are not what its hash was taken of
-	 * would record texts under the wrong key. */
-	if (strcmp(sha, defaults_hash()) != 0) {
-		ctl_say(STORE_ERROR, "the built-in texts of this build do not match their hash "
-		    "%s (a build error)", defaults_hash());
-		goto out;
-	}
-	rc = store_builtin_record(c->st, sha, pieces, len);
-out:
-	free(pieces);
-	return rc;
+	return publish_failed(publish_record_builtin(c->st), "") == EXIT_OK ? STORE_OK
+	    : STORE_ERROR;
 }
 
 int
@@ -160,36 +163,30 @@ out:
 int
 ctl_publish_json(struct ctl *c, const char *key, const cJSON *json)
 {
-	struct prepared prep = { 0 };
-	char *doc = NULL, err[CONFIG_ERR_MAX];
+	struct publish p;
+	struct publish_check why;
+	enum publish_result r;
 	int64_t version;
 	int rc = EXIT_FAIL;
 
-	if (configdoc_validate(json, err, sizeof(err)) != 0) {
-		ctl_say(EXIT_FAIL, "invalid config: %s", err);
+	/* Checked and prepared before the database is opened. */
+	if ((r = publish_prepare(json, &p, &why)) == PUBLISH_INVALID) {
+		ctl_say(EXIT_FAIL, "invalid config: %s", why.message);
 		goto out;
 	}
-	if ((doc = cJSON_PrintUnformatted(json)) == NULL ||
-	    prepare_document(json, &prep) == PREPARE_NOMEM) {
-		ctl_say(EXIT_FAIL, "out of memory");
+	if (r != PUBLISH_OK) {
+		publish_failed(r, key);
 		goto out;
 	}
 	if (ctl_store(c) == NULL)
 		goto out;
-	if ((rc = ctl_record_builtin(c)) != STORE_OK) {
-		rc = ctl_store_failed(rc, key);
+	if ((rc = publish_failed(publish_store(c->st, key, &p, ctl_actor(), &version), key))
+	    != EXIT_OK)
 		goto out;
-	}
-	if ((rc = store_config_publish(c->st, key, doc, &prep.rows, &version)) != STORE_OK) {
-		rc = ctl_store_failed(rc, key);
-		goto out;
-	}
 	printf("%lld\n", (long long)version);
 	c->audit.version = version;
-	rc = EXIT_OK;
 out:
-	prepare_free(&prep);
-	free(doc);
+	publish_free(&p);
 	return rc;
 }
 

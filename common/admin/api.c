@@ -49,7 +49,21 @@ static const struct route routes[] = {
 	{ API_PATCH, "users/{name}", R_SESSION | R_OWNER_ALL | R_REAUTH, route_user_patch },
 	{ API_DELETE, "users/{name}", R_SESSION | R_OWNER_ALL | R_REAUTH, route_user_delete },
 	{ API_GET, "audit", R_SESSION, route_audit_list },
-	/* api_sites.c and api_configs.c: the site routes. */
+	/* api_sites.c and api_configs.c: the site routes (the role on the
+	 * site is the handler's api_need(): it depends on the fields). */
+	{ API_GET, "sites", R_SESSION, route_sites_list },
+	{ API_POST, "sites", R_SESSION | R_OWNER_ALL, route_sites_add },
+	{ API_GET, "sites/{key}", R_SESSION, route_site_get },
+	{ API_PATCH, "sites/{key}", R_SESSION, route_site_patch },
+	{ API_POST, "sites/{key}/pause", R_SESSION, route_site_pause },
+	{ API_POST, "sites/{key}/resume", R_SESSION, route_site_resume },
+	{ API_GET, "sites/{key}/domains", R_SESSION, route_domains_list },
+	{ API_POST, "sites/{key}/domains", R_SESSION, route_domains_add },
+	{ API_DELETE, "sites/{key}/domains", R_SESSION, route_domains_remove },
+	{ API_GET, "sites/{key}/configs", R_SESSION, route_configs_list },
+	{ API_POST, "sites/{key}/configs", R_SESSION | R_BIG, route_configs_publish },
+	{ API_GET, "sites/{key}/configs/{version}", R_SESSION, route_config_get },
+	{ API_POST, "sites/{key}/preview", R_SESSION | R_BIG, route_preview },
 };
 
 static const char *const method_names[] = {

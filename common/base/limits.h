@@ -153,6 +153,11 @@
 /* consentctl site names: long enough for any real site or company name,
  * short enough to list on one line. */
 #define SITE_NAME_MAX 200
+/* The dashboard's sites: domains given with a new site (an operator's
+ * handful; more is no form of ours), and what may be typed as one before
+ * normalisation drops its scheme, port and path ("https://Example.com/x"). */
+#define SITE_DOMAINS_MAX 100
+#define DOMAIN_INPUT_MAX 2000
 /* consentctl --mau-cap: a billion monthly visitors is beyond any free-tier
  * site. */
 #define MAU_CAP_MAX 1000000000LL

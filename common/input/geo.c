@@ -229,6 +229,17 @@ static struct {
 	struct stat sb;
 } kept;
 
+int
+geo_set(struct geo *g, const char *country, const char *subdivision)
+{
+	memset(g, 0, sizeof(*g));
+	if (!set_country(g, country, strlen(country)))
+		return 0;
+	if (subdivision != NULL)
+		set_subdivision(g, subdivision, strlen(subdivision));
+	return 1;
+}
+
 void
 geo_forget(void)
 {

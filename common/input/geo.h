@@ -20,6 +20,15 @@ struct geo {
  */
 void geo_detect(struct geo *out);
 
+/*
+ * A location given as text (the dashboard's preview: "what a visitor from
+ * there sees"), by the rules geo_detect() applies to what it reads: the
+ * country two ASCII letters (XX means unknown), the subdivision (NULL:
+ * none) 1-3 letters or digits, or the full "US-CA".  Returns 1 with g
+ * filled, or 0 (g empty) when country is no country.
+ */
+int geo_set(struct geo *g, const char *country, const char *subdivision);
+
 /* Close the database a FastCGI process kept open for geo_detect() (the
  * process ends).  Nothing of a request is kept there: only the database. */
 void geo_forget(void);

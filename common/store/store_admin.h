@@ -81,13 +81,15 @@ int store_domain_remove(struct store *st, const char *key, const char *host);
 
 /*
  * Publish a validated document with what was prepared from it (NULL, or no
- * skeleton: nothing; the document is then resolved per request).  The new
- * version is one more than the site's highest, decided inside the write
- * transaction, so two publishers never get the same number; the site then
- * points at it, and older versions stay.  *version receives the number.
+ * skeleton: nothing; the document is then resolved per request), by
+ * publisher (a dashboard account, "consentctl:USER"; NULL: not known).
+ * The new version is one more than the site's highest, decided inside the
+ * write transaction, so two publishers never get the same number; the site
+ * then points at it, and older versions stay.  *version receives the number.
  */
 int store_config_publish(struct store *st, const char *key, const char *doc,
-                         const struct store_prepared *prep, int64_t *version);
+                         const struct store_prepared *prep, const char *publisher,
+                         int64_t *version);
 
 /*
  * Prepare again every site's published version, in one transaction:
@@ -333,5 +335,12 @@ int store_copy_begin(struct store *st);
 int store_copy_write(struct store *st, const char *part, store_feed_fn feed, void *arg,
                      int64_t *written);
 int store_copy_end(struct store *st, int commit);
+
+/* ---- the dashboard's sites and configs (common/admin/api_configs.c) ---- */
+
+/* Every published version of the site, newest first, without its
+ * document: version, published_at, published_by (left out when not
+ * known), sha256.  STORE_NOTFOUND for an unknown site. */
+int store_config_history(struct store *st, const char *key, store_row_fn fn, void *arg);
 
 #endif

@@ -22,8 +22,9 @@ STORE_FN(int, domain_add, (struct store *st, const char *key, const char *host),
 STORE_FN(int, domain_remove, (struct store *st, const char *key, const char *host),
          (st, key, host))
 STORE_FN(int, config_publish, (struct store *st, const char *key, const char *doc,
-                               const struct store_prepared *prep, int64_t *version),
-         (st, key, doc, prep, version))
+                               const struct store_prepared *prep, const char *publisher,
+                               int64_t *version),
+         (st, key, doc, prep, publisher, version))
 STORE_FN(int, config_prepare_live, (struct store *st, const struct store_preparer *p), (st, p))
 STORE_FN(int, sync_start, (struct store *st, const char *key, const char *sync_id),
          (st, key, sync_id))
@@ -164,3 +165,7 @@ STORE_FN(int, signin_record, (struct store *st, int64_t attempt, const char *res
 STORE_FN(int, signin_list, (struct store *st, int64_t since, store_row_fn fn, void *arg),
          (st, since, fn, arg))
 STORE_FN(int, account_purge, (struct store *st, int64_t now), (st, now))
+
+/* The dashboard's sites and configs (common/admin/api_configs.c). */
+STORE_FN(int, config_history, (struct store *st, const char *key, store_row_fn fn, void *arg),
+         (st, key, fn, arg))

@@ -22,7 +22,8 @@
 COPY_TABLE(sites, 8, "id, site_key, name, tier, mau_cap, paused, created_at, retention_days",
            1, 0)
 COPY_TABLE(domains, 2, "site_id, host", 0, 0)
-COPY_TABLE(configs, 6, "id, site_id, version, document, published_at, sha256", 1, 0)
+COPY_TABLE(configs, 7, "id, site_id, version, document, published_at, sha256, published_by",
+           1, 0)
 COPY_CONFIG_ID("sites.config_id", 2)
 COPY_TABLE(config_skeletons, 3, "config_id, skeleton, script_rules", 0, 0)
 COPY_TABLE(config_answers, 4, "config_id, region, language, answer", 0, 0)

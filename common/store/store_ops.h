@@ -183,6 +183,10 @@ int store_site_filled(struct site *s, int has_skeleton, int has_rules);
 /* store_config_versions */
 #define VERSION_COLUMN_LIST \
 	{"version", ST_INT, 0}, {"sha256", ST_TEXT, 0}, {"document", ST_TEXT, 0}
+/* store_config_history */
+#define HISTORY_COLUMN_LIST \
+	{"version", ST_INT, 0}, {"published_at", ST_TEXT, 0}, \
+	{"published_by", ST_TEXT, 1}, {"sha256", ST_TEXT, 0}
 /* store_seals */
 #define SEAL_COLUMN_LIST \
 	{"seq", ST_INT, 0}, {"sealed_at", ST_TEXT, 0}, {"tree_size", ST_INT, 0}, \

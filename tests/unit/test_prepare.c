@@ -152,7 +152,7 @@ publish(struct store *st, const char *key, const char *text, const struct store_
 
 	memset(&p, 0, sizeof(p));
 	if (doc != NULL && prepare_document(doc, &p) == PREPARE_OK &&
-	    store_config_publish(st, key, text, rows ? rows : &p.rows, &version) == STORE_OK)
+	    store_config_publish(st, key, text, rows ? rows : &p.rows, NULL, &version) == STORE_OK)
 		rc = 0;
 	prepare_free(&p);
 	cJSON_Delete(doc);

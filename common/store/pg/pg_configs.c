@@ -135,11 +135,14 @@ out:
  */
 int
 pg_store_config_publish(struct store *st, const char *key, const char *doc,
-                        const struct store_prepared *prep, int64_t *version)
+                        const struct store_prepared *prep, const char *publisher,
+                        int64_t *version)
 {
 	static const char sql[] =
-	    "WITH c AS (INSERT INTO configs (site_id, version, document, published_at, sha256)"
-	    "  SELECT $1::bigint, coalesce(max(version), 0) + 1, $2::text, $3::text, $4::text"
+	    "WITH c AS (INSERT INTO configs (site_id, version, document, published_at, sha256,"
+	    "  published_by)"
+	    "  SELECT $1::bigint, coalesce(max(version), 0) + 1, $2::text, $3::text, $4::text,"
+	    "  $8::text"
 	    "  FROM configs WHERE site_id = $1::bigint RETURNING id, version),"
 	    " p AS (UPDATE sites SET config_id = c.id FROM c WHERE sites.id = $1::bigint),"
 	    " k AS (INSERT INTO config_skeletons (config_id, skeleton, script_rules)"
@@ -151,7 +154,7 @@ pg_store_config_publish(struct store *st, const char *key, const char *doc,
 	const char *skeleton = prep != NULL ? prep->skeleton : NULL;
 	char now[32], sha[65], idt[24], *answers = NULL;
 	const char *p[] = {idt, doc, now, sha, skeleton,
-	                   skeleton != NULL ? prep->script_rules : NULL, NULL};
+	                   skeleton != NULL ? prep->script_rules : NULL, NULL, publisher};
 	PGresult *r = NULL;
 	int64_t id;
 	int rc = STORE_ERROR;
@@ -228,4 +231,21 @@ pg_store_config_versions(struct store *st, const char *key, store_row_fn fn, voi
 
 	return pg_site_rows(st, sql, PG_NPARAMS(p), p, version_columns,
 	    nitems(version_columns), fn, arg, "config versions");
+}
+
+static const struct store_column history_columns[] = { HISTORY_COLUMN_LIST };
+
+/* As config versions: the site looked up only when there is no row. */
+int
+pg_store_config_history(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT c.version AS version, c.published_at AS published_at,"
+	    " c.published_by AS published_by, c.sha256 AS sha256"
+	    " FROM configs c JOIN sites s ON s.id = c.site_id WHERE s.site_key = $1"
+	    " ORDER BY c.version DESC";
+	const char *p[] = {key};
+
+	return pg_site_rows(st, sql, PG_NPARAMS(p), p, history_columns,
+	    nitems(history_columns), fn, arg, "config history");
 }

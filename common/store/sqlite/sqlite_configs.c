@@ -117,11 +117,12 @@ out:
 
 int
 sqlite_store_config_publish(struct store *st, const char *key, const char *doc,
-                            const struct store_prepared *prep, int64_t *version)
+                            const struct store_prepared *prep, const char *publisher,
+                            int64_t *version)
 {
 	static const char insert_sql[] =
-	    "INSERT INTO configs (site_id, version, document, published_at, sha256)"
-	    " SELECT ?1, coalesce(max(version), 0) + 1, ?2, ?3, ?4"
+	    "INSERT INTO configs (site_id, version, document, published_at, sha256, published_by)"
+	    " SELECT ?1, coalesce(max(version), 0) + 1, ?2, ?3, ?4, ?5"
 	    " FROM configs WHERE site_id = ?1";
 	static const char point_sql[] =
 	    "UPDATE sites SET config_id = ?2 WHERE id = ?1";
@@ -146,6 +147,7 @@ sqlite_store_config_publish(struct store *st, const char *key, const char *doc,
 	sqlite_db_bind_text(q, 2, doc);
 	sqlite_db_bind_text(q, 3, now);
 	sqlite_db_bind_text(q, 4, sha);
+	sqlite_db_bind_text(q, 5, publisher);
 	if (sqlite_change(st, q, "config publish") != STORE_OK)
 		goto out;
 	config = sqlite3_last_insert_rowid(st->db);
@@ -223,4 +225,18 @@ sqlite_store_config_versions(struct store *st, const char *key, store_row_fn fn,
 
 	return sqlite_site_rows(st, key, sql, NULL, version_columns,
 	    nitems(version_columns), fn, arg, "config versions");
+}
+
+static const struct store_column history_columns[] = { HISTORY_COLUMN_LIST };
+
+int
+sqlite_store_config_history(struct store *st, const char *key, store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT version AS version, published_at AS published_at,"
+	    " published_by AS published_by, sha256 AS sha256"
+	    " FROM configs WHERE site_id = ?1 AND ?2 IS NULL ORDER BY version DESC";
+
+	return sqlite_site_rows(st, key, sql, NULL, history_columns,
+	    nitems(history_columns), fn, arg, "config history");
 }

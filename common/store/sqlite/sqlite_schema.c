@@ -77,6 +77,9 @@ static const struct {
 	{"sites", "retention_days",
 	    "ALTER TABLE sites ADD COLUMN retention_days INTEGER"
 	    " CHECK (retention_days IS NULL OR retention_days >= 1)"},
+	/* version 5: who published a config (the dashboard's versions) */
+	{"configs", "published_by",
+	    "ALTER TABLE configs ADD COLUMN published_by TEXT"},
 };
 
 /*
