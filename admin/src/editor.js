@@ -39,7 +39,8 @@ export function Editor({ site }) {
 			if (s.status === 200 && s.body.role) setRole(s.body.role);
 			if (b.status !== 200) return setErr({ message: problem(b) });
 			setBuiltin(b.body.document);
-			const d = startDraft(l.status === 200 ? l.body.document : null, b.body.document);
+			// Nothing published: live answers the built-in document (version 0).
+			const d = startDraft(l.status === 200 && l.body.version > 0 ? l.body.document : null, b.body.document);
 			setDraft(d);
 			setLang(d.content?.defaultLanguage || Object.keys(d.content?.translations || {})[0] || '');
 		})();
