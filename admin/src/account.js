@@ -1,26 +1,12 @@
 // account.js: the signed-in account's own credentials: its password
 // (POST account/password, which ends its other sessions) and its sessions
 // (GET account/sessions, DELETE account/sessions/ID).
-import { useEffect, useState } from 'preact/hooks';
-import { call, get, path, problem } from './api.js';
-import { html, Field, Note, Title, fmtTime } from './ui.js';
+import { call, path } from './api.js';
+import { html, Field, Note, Title, fmtTime, useForm, useList } from './ui.js';
 
 export function Account({ session }) {
-	const [list, setList] = useState(null);
-	const [err, setErr] = useState('');
-	const [ok, setOk] = useState('');
-	const [f, setF] = useState({ password: '', new: '' });
-	const load = async () => {
-		const r = await get('account/sessions');
-		if (r.status === 200) setList(Array.isArray(r.body.sessions) ? r.body.sessions : []);
-		else setErr(problem(r));
-	};
-	useEffect(() => { load(); }, []);
-	const done = (r, msg) => {
-		setErr(problem(r));
-		setOk(problem(r) ? '' : msg);
-		if (!problem(r)) load();
-	};
+	const { list, err, ok, done } = useList('account/sessions', 'sessions');
+	const [f, set, setF] = useForm({ password: '', new: '' });
 	const change = async (e) => {
 		e.preventDefault();
 		const r = await call('POST', 'account/password', { password: f.password, new: f.new });
@@ -34,9 +20,9 @@ export function Account({ session }) {
 			<h2 id="pw-h">Change the password</h2>
 			<form onSubmit=${change}>
 				<${Field} label="Current password" type="password" value=${f.password}
-					onInput=${(v) => setF({ ...f, password: v })} autocomplete="current-password" required />
+					onInput=${set('password')} autocomplete="current-password" required />
 				<${Field} label="New password" type="password" value=${f.new}
-					onInput=${(v) => setF({ ...f, new: v })} autocomplete="new-password"
+					onInput=${set('new')} autocomplete="new-password"
 					hint="12 to 128 characters; common passwords are refused." required />
 				<button class="primary">Change the password</button>
 			</form>

@@ -4,14 +4,13 @@
 // re-authentication a sensitive action asks for.
 import { useState } from 'preact/hooks';
 import { call, problem } from './api.js';
-import { html, Field, Note, Title, Confirm } from './ui.js';
+import { html, Field, Note, Title, Confirm, useForm } from './ui.js';
 import { Qr } from './qr.js';
 
 export function Setup({ tokenFile, onEnrol }) {
-	const [f, setF] = useState({ token: '', username: '', password: '' });
+	const [f, set] = useForm({ token: '', username: '', password: '' });
 	const [err, setErr] = useState('');
 	const [busy, setBusy] = useState(false);
-	const set = (k) => (v) => setF({ ...f, [k]: v });
 	const submit = async (e) => {
 		e.preventDefault();
 		setBusy(true);
@@ -56,10 +55,9 @@ export function Enrol({ enrol, onDone }) {
 }
 
 export function SignIn({ onSession, onEnrol, notice }) {
-	const [f, setF] = useState({ username: '', password: '', totp: '' });
+	const [f, set] = useForm({ username: '', password: '', totp: '' });
 	const [err, setErr] = useState('');
 	const [busy, setBusy] = useState(false);
-	const set = (k) => (v) => setF({ ...f, [k]: v });
 	const submit = async (e) => {
 		e.preventDefault();
 		setBusy(true);
@@ -89,7 +87,7 @@ export function SignIn({ onSession, onEnrol, notice }) {
 // The password (and code) again, for a sensitive action; resolve(true)
 // once the API accepted them, resolve(false) when cancelled.
 export function Reauth({ resolve }) {
-	const [f, setF] = useState({ password: '', totp: '' });
+	const [f, set] = useForm({ password: '', totp: '' });
 	const [err, setErr] = useState('');
 	const submit = async () => {
 		const body = { password: f.password };
@@ -102,9 +100,9 @@ export function Reauth({ resolve }) {
 		onConfirm=${submit} onCancel=${() => resolve(false)}>
 		<p>This action needs your password again.</p>
 		<${Field} label="Password" type="password" value=${f.password}
-			onInput=${(v) => setF({ ...f, password: v })} autocomplete="current-password" />
+			onInput=${set('password')} autocomplete="current-password" />
 		<${Field} label="Code from the authenticator app" value=${f.totp}
-			onInput=${(v) => setF({ ...f, totp: v })} autocomplete="one-time-code" />
+			onInput=${set('totp')} autocomplete="one-time-code" />
 		<${Note} error=${err} />
 	<//>`;
 }

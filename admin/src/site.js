@@ -3,7 +3,7 @@
 // retention; the domains; pause and resume, each confirmed first.
 import { useEffect, useState } from 'preact/hooks';
 import { call, get, path, problem } from './api.js';
-import { html, Field, Note, Title, Confirm, CopyButton } from './ui.js';
+import { html, Field, Note, Title, Confirm, CopyButton, useForm } from './ui.js';
 
 const ROLE = { viewer: 1, editor: 2, owner: 3 };
 
@@ -46,10 +46,9 @@ export function Site({ site }) {
 }
 
 function Settings({ s, role, onDone }) {
-	const [f, setF] = useState({ name: s.name || '', tier: s.tier || 'free',
+	const [f, set] = useForm({ name: s.name || '', tier: s.tier || 'free',
 		mau_cap: s.mau_cap == null ? '' : String(s.mau_cap),
 		retention_days: s.retention_days == null ? '' : String(s.retention_days) });
-	const set = (k) => (v) => setF({ ...f, [k]: v });
 	const owner = role >= ROLE.owner;
 	const submit = async (e) => {
 		e.preventDefault();

@@ -1,18 +1,11 @@
 // sites.js: the account's sites (GET sites) and, for owners of every site,
 // the form that creates one (POST sites).
-import { useEffect, useState } from 'preact/hooks';
-import { call, get, problem } from './api.js';
-import { html, Field, Note, Title } from './ui.js';
+import { useState } from 'preact/hooks';
+import { call, problem } from './api.js';
+import { html, Field, Note, Title, useForm, useList } from './ui.js';
 
 export function Sites({ canCreate }) {
-	const [sites, setSites] = useState(null);
-	const [err, setErr] = useState('');
-	const load = async () => {
-		const r = await get('sites');
-		if (r.status === 200) setSites(Array.isArray(r.body.sites) ? r.body.sites : []);
-		else setErr(problem(r));
-	};
-	useEffect(() => { load(); }, []);
+	const { list: sites, err } = useList('sites', 'sites');
 	return html`<${Title}>Sites<//>
 		<${Note} error=${err} />
 		${sites && (sites.length === 0 ? html`<p>No site yet.</p>` : html`<table class="list" data-testid="sites">
@@ -31,9 +24,8 @@ export function Sites({ canCreate }) {
 }
 
 function NewSite({ onDone }) {
-	const [f, setF] = useState({ key: '', name: '', domain: '', tier: 'free' });
+	const [f, set] = useForm({ key: '', name: '', domain: '', tier: 'free' });
 	const [err, setErr] = useState('');
-	const set = (k) => (v) => setF({ ...f, [k]: v });
 	const submit = async (e) => {
 		e.preventDefault();
 		const body = { key: f.key.trim(), name: f.name, tier: f.tier };

@@ -4,6 +4,7 @@
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { get, problem } from './api.js';
 
 export const html = htm.bind(h);
 
@@ -106,3 +107,31 @@ export const fmtTime = (t) => {
 	const d = typeof t === 'number' ? new Date(t * 1000) : new Date(t);
 	return isNaN(d) ? String(t) : d.toLocaleString();
 };
+
+// A form's values: [values, set(name) -> (value) -> void, replace(values)].
+export function useForm(init) {
+	const [f, setF] = useState(init);
+	return [f, (k) => (v) => setF({ ...f, [k]: v }), setF];
+}
+
+// The list a GET of route answers under key (null until it came), the
+// view's error and notice, and done(answer, notice): an answer's error,
+// or the notice and the list loaded again.
+export function useList(route, key) {
+	const [list, setList] = useState(null);
+	const [err, setErr] = useState('');
+	const [ok, setOk] = useState('');
+	const load = async () => {
+		const r = await get(route);
+		if (r.status === 200) setList(Array.isArray(r.body[key]) ? r.body[key] : []);
+		else setErr(problem(r));
+	};
+	useEffect(() => { load(); }, [route]);
+	const done = (r, notice) => {
+		const p = problem(r);
+		setErr(p);
+		setOk(p ? '' : notice);
+		if (!p) load();
+	};
+	return { list, err, ok, done };
+}

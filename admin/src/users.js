@@ -1,31 +1,17 @@
 // users.js: accounts and their roles (GET/POST users, PATCH/DELETE
 // users/NAME), for owners of every site; each change asks for the password
 // again when the API wants it (api.js).
-import { useEffect, useState } from 'preact/hooks';
-import { call, get, path, problem } from './api.js';
-import { html, Field, Note, Title, Confirm, fmtTime } from './ui.js';
+import { useState } from 'preact/hooks';
+import { call, path } from './api.js';
+import { html, Field, Note, Title, Confirm, fmtTime, useForm, useList } from './ui.js';
 
 const ROLES = [['viewer', 'Viewer'], ['editor', 'Editor'], ['owner', 'Owner']];
 const roleText = (roles) => Object.entries(roles || {}).map(([k, v]) => `${k === '*' ? 'every site' : k}: ${v}`).join(', ');
 
 export function Users() {
-	const [users, setUsers] = useState(null);
-	const [err, setErr] = useState('');
-	const [ok, setOk] = useState('');
-	const [f, setF] = useState({ username: '', password: '', site: '', role: 'editor' });
+	const { list: users, err, ok, done } = useList('users', 'users');
+	const [f, set, setF] = useForm({ username: '', password: '', site: '', role: 'editor' });
 	const [del, setDel] = useState(null);
-	const load = async () => {
-		const r = await get('users');
-		if (r.status === 200) setUsers(Array.isArray(r.body.users) ? r.body.users : []);
-		else setErr(problem(r));
-	};
-	useEffect(() => { load(); }, []);
-	const done = (r, msg) => {
-		setErr(problem(r));
-		setOk(problem(r) ? '' : msg);
-		if (!problem(r)) load();
-	};
-	const set = (k) => (v) => setF({ ...f, [k]: v });
 	const add = async (e) => {
 		e.preventDefault();
 		const r = await call('POST', 'users', { username: f.username, password: f.password,

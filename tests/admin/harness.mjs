@@ -19,7 +19,8 @@
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { freePort, which } from '../browser/harness.mjs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,21 +31,6 @@ export const BUILD = process.env.BUILD || TOP;
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const AXE = readFileSync(path.join(TOP, 'node_modules/axe-core/axe.min.js'), 'utf8');
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const s = net.createServer();
-		s.once('error', reject);
-		s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-	});
-}
-
-function which(cmd) {
-	for (const d of (process.env.PATH || '').split(':').concat(['/usr/sbin', '/sbin'])) {
-		if (d && existsSync(path.join(d, cmd))) return path.join(d, cmd);
-	}
-	return null;
-}
 
 export async function start() {
 	const lighttpd = which('lighttpd');

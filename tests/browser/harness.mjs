@@ -42,7 +42,7 @@ const DEFAULTS = JSON.parse(readFileSync(path.join(TOP, 'common/config/defaults.
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const sha256 = (s) => createHash('sha256').update(s).digest('hex');
 
-function freePort() {
+export function freePort() {
 	return new Promise((resolve, reject) => {
 		const s = net.createServer();
 		s.once('error', reject);
@@ -75,7 +75,7 @@ function listens(pid, port) {
 	} catch { return false; }
 }
 
-function which(cmd) {
+export function which(cmd) {
 	for (const d of (process.env.PATH || '').split(':').concat(['/usr/sbin', '/sbin'])) {
 		if (d && existsSync(path.join(d, cmd))) return path.join(d, cmd);
 	}
