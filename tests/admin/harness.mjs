@@ -19,8 +19,8 @@
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { freePort, which } from '../browser/harness.mjs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { freePort, shippedLighttpd, which } from '../browser/harness.mjs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,12 +38,7 @@ export async function start() {
 	const dir = mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'consent-admin-'));
 	mkdirSync(path.join(dir, 'www/demo'), { recursive: true });
 	mkdirSync(path.join(dir, 'data'));
-	cpSync(path.join(TOP, 'lighttpd'), path.join(dir, 'lighttpd'), { recursive: true });
-	const lua = path.join(dir, 'lighttpd/ratelimit.lua');
-	const src = readFileSync(lua, 'utf8');
-	const raised = src.replace(/^local LIMIT(\s*)= 20\b/m, 'local LIMIT$1= 100000');
-	if (raised === src) throw new Error('ratelimit.lua: no "local LIMIT = 20" line to raise');
-	writeFileSync(lua, raised);
+	shippedLighttpd(dir);
 	execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
 		'-subj', '/CN=admin.test', '-addext', 'subjectAltName=DNS:admin.test,DNS:shop.test', '-days', '2',
 		'-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
