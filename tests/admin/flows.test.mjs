@@ -263,12 +263,16 @@ test('pause by keyboard: the dialog cancels with Escape, confirms with Enter; re
 	await page.getByTestId('state').filter({ hasText: 'Live' }).waitFor();
 });
 
-test('the list: the site\'s name holding markup is text', async () => {
+test('markup as text: the site\'s name in the list, the published German title in the editor', async () => {
 	await go('#/sites', 'Sites');
 	const cell = page.getByTestId('sites').locator('tbody tr td').first();
 	assert.equal(await cell.textContent(), NAME);
 	assert.equal(await page.getByTestId('sites').locator('img').count(), 0);
 	await cleanAxe('sites list');
+	await go('#/sites/shop/editor', 'Banner editor');
+	await page.getByLabel('Language to edit').selectOption('de');
+	assert.equal(await page.getByLabel('banner › title', { exact: true }).inputValue(), DE_TITLE, 'the live document\'s title, as typed');
+	assert.equal(await page.locator('main img').count(), 0, 'no element made of a text');
 	assert.equal(await page.evaluate(() => window.pwned), undefined);
 });
 
