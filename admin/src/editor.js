@@ -195,6 +195,18 @@ function Texts({ d, builtin, lang, setLang, setDraft, set, E }) {
 	</fieldset>`;
 }
 
+// "de, at ch" -> ["DE", "AT", "CH"]
+const countries = (text) => text.split(/[\s,]+/).filter(Boolean).map((c) => (c === '*' ? c : c.toUpperCase()));
+
+// A list typed as text: the text as typed while it means the document's
+// list (so that a comma being typed stays), else the list as text.
+function ListField({ value, onList, ...rest }) {
+	const list = Array.isArray(value) ? value : [];
+	const [text, setText] = useState(list.join(', '));
+	const shown = countries(text).join() === list.join() ? text : list.join(', ');
+	return html`<${Field} ...${rest} value=${shown} onInput=${(v) => { setText(v); onList(countries(v)); }} />`;
+}
+
 function Categories({ d, set, E }) {
 	const cats = d.categories || [];
 	return html`<fieldset><legend>Categories</legend>
@@ -219,10 +231,9 @@ function Regions({ d, set, E }) {
 			const p = `regions.${i}`;
 			return html`<div class="item" key=${i}>
 				<${Field} label=${`Region ${i + 1}: id`} path=${`${p}.id`} value=${r.id} onInput=${set(`${p}.id`)} error=${E(`${p}.id`)} />
-				<${Field} label=${`Region ${i + 1}: countries`} path=${`${p}.countries`} value=${(r.countries || []).join(', ')}
+				<${ListField} label=${`Region ${i + 1}: countries`} path=${`${p}.countries`} value=${r.countries}
 					hint="Two-letter codes separated by commas; * for every other country."
-					onInput=${(v) => set(`${p}.countries`)(v.split(/[\s,]+/).filter(Boolean).map((c) => (c === '*' ? c : c.toUpperCase())))}
-					error=${E(`${p}.countries`)} />
+					onList=${set(`${p}.countries`)} error=${E(`${p}.countries`)} />
 				<${Field} label=${`Region ${i + 1}: consent model`} path=${`${p}.consentModel`} value=${r.consentModel || 'opt_in'}
 					onInput=${set(`${p}.consentModel`)} options=${opts(MODELS)} error=${E(`${p}.consentModel`)} />
 				<${Field} label=${`Region ${i + 1}: language`} path=${`${p}.defaultLanguage`} value=${r.defaultLanguage || ''}

@@ -150,6 +150,12 @@ test('the editor: German and Arabic start from the built-in texts and are edited
 		await field.fill(title);
 	}
 	assert.equal(await page.getByLabel('banner › title', { exact: true }).getAttribute('dir'), 'rtl', 'Arabic is edited right to left');
+	// A list typed key by key (the commas stay while typing).
+	const countriesField = page.getByLabel('Region 1: countries');
+	await countriesField.fill('');
+	await countriesField.pressSequentially('de, at ch');
+	assert.equal(await countriesField.inputValue(), 'de, at ch');
+	assert.deepEqual(JSON.parse(await page.getByLabel('The whole document').inputValue()).regions[0].countries, ['DE', 'AT', 'CH']);
 	// An invalid category id, named at its field by the API's path.
 	await page.getByLabel('Category 2: id').fill('not valid!');
 	await page.getByRole('button', { name: 'Check and preview' }).click();
