@@ -50,8 +50,34 @@ export function Users() {
 				<button class="primary">Add the user</button>
 			</form>
 		</section>
+		${users && users.length > 0 && html`<${SetRole} users=${users} done=${done} />`}
 		<${Confirm} open=${del != null} title="Remove this user?" confirm="Remove"
 			onConfirm=${remove} onCancel=${() => setDel(null)}>
 			<p>${del} will no longer be able to sign in; their sessions end.</p>
 		<//>`;
+}
+
+// One role of one account changed (or taken away): PATCH users/NAME with
+// the account's roles so changed, as the API replaces them whole.
+function SetRole({ users, done }) {
+	const [f, set] = useForm({ username: users[0].username, site: '', role: 'editor' });
+	const submit = async (e) => {
+		e.preventDefault();
+		const u = users.find((x) => x.username === f.username);
+		const roles = { ...(u && u.roles) };
+		const site = f.site.trim() || '*';
+		if (f.role === '') delete roles[site];
+		else roles[site] = f.role;
+		done(await call('PATCH', path('users', f.username), { roles }), `The roles of ${f.username} changed.`);
+	};
+	return html`<section aria-labelledby="role-u">
+		<h2 id="role-u">Change a role</h2>
+		<form onSubmit=${submit}>
+			<${Field} label="Account" value=${f.username} onInput=${set('username')}
+				options=${users.map((u) => [u.username, u.username])} />
+			<${Field} label="Site key of the role" value=${f.site} onInput=${set('site')} hint="Empty: every site." />
+			<${Field} label="New role" value=${f.role} onInput=${set('role')} options=${[...ROLES, ['', 'None (take it away)']]} />
+			<button>Change the role</button>
+		</form>
+	</section>`;
 }

@@ -106,7 +106,7 @@ test('sign-in by keyboard only: a wrong password is refused in place; the passwo
 
 let scriptTag;
 test('a new site: created from the list, its Site Settings show the key, the exact script tag and the domain', async () => {
-	await page.getByLabel('Site key').fill('shop');
+	await page.getByLabel('Site key', { exact: true }).fill('shop');
 	await page.getByLabel('Name', { exact: true }).fill(NAME);
 	await page.getByLabel('First domain').fill('shop.test');
 	await page.getByLabel('Tier').selectOption('paid');
@@ -285,14 +285,24 @@ test('markup as text: the site\'s name in the list, the published German title i
 test('roles: an editor and a viewer, added by the owner, see only what their role allows', async () => {
 	await go('#/users', 'Users');
 	for (const [u, role] of [['ed', 'editor'], ['vi', 'viewer']]) {
-		await page.getByLabel('User name').fill(u);
+		await page.getByLabel('User name', { exact: true }).fill(u);
 		await page.getByLabel('Password', { exact: true }).fill(`${u} long enough password 7`);
-		await page.getByLabel('Site key').fill('shop');
-		await page.getByLabel('Role').selectOption(role);
+		await page.getByLabel('Site key', { exact: true }).fill('shop');
+		await page.getByLabel('Role', { exact: true }).selectOption(role);
 		await page.getByRole('button', { name: 'Add the user' }).click();
 		await page.getByTestId('users').locator('td', { hasText: new RegExp(`^${u}$`) }).waitFor();
 	}
 	await cleanAxe('users');
+	// A role changed: vi is viewer of shop, then editor, then viewer again.
+	const roleOf = async (u) => page.getByTestId('users').locator('tr', { has: page.locator('td', { hasText: new RegExp(`^${u}$`) }) }).locator('td').nth(1).textContent();
+	for (const role of ['editor', 'viewer']) {
+		await page.getByLabel('Account').selectOption('vi');
+		await page.getByLabel('Site key of the role').fill('shop');
+		await page.getByLabel('New role').selectOption(role);
+		await page.getByRole('button', { name: 'Change the role' }).click();
+		for (let i = 0; i < 50 && await roleOf('vi') !== `shop: ${role}`; i++) await h.sleep(100);
+		assert.equal(await roleOf('vi'), `shop: ${role}`);
+	}
 	for (const [u, role] of [['ed', 'editor'], ['vi', 'viewer']]) {
 		const p = await h.newPage(browser);
 		await p.goto(srv.admin);
