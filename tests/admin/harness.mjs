@@ -9,6 +9,10 @@
 // SDK at /sdk/consent.js and a demo page of the site at /demo/ (demo(tag)
 // writes it with the tag Site Settings shows).  The database is fresh,
 // made by consentctl init, which writes the setup token beside it.
+// start({ clock: true }) runs $BUILD/tests/admin-clock (the program built
+// with the test clock, never installed) in place of cgi-bin/admin:
+// srv.setNow(SECONDS) moves the clock of its expiry and throttle decisions
+// and of its TOTP checks (CONSENT_TEST_NOW), srv.setNow(null) puts it back.
 // launch() starts /usr/bin/chromium mapping *.test to 127.0.0.1 and
 // accepting the test's certificate; the dashboard is
 // https://admin.test:PORT/admin/, the demo page https://shop.test:PORT/demo/.
@@ -19,7 +23,7 @@
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { freePort, shippedLighttpd, which } from '../browser/harness.mjs';
 import net from 'node:net';
 import os from 'node:os';
@@ -32,7 +36,7 @@ export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const AXE = readFileSync(path.join(TOP, 'node_modules/axe-core/axe.min.js'), 'utf8');
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export async function start() {
+export async function start({ clock = false } = {}) {
 	const lighttpd = which('lighttpd');
 	if (!lighttpd) throw new Error('lighttpd is not installed');
 	const dir = mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'consent-admin-'));
@@ -43,6 +47,17 @@ export async function start() {
 		'-subj', '/CN=admin.test', '-addext', 'subjectAltName=DNS:admin.test,DNS:shop.test', '-days', '2',
 		'-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
 
+	let cgibin = path.join(BUILD, 'cgi-bin');
+	const nowFile = path.join(dir, 'now');
+	if (clock) {
+		cgibin = path.join(dir, 'cgi-bin');
+		mkdirSync(cgibin);
+		for (const c of ['config', 'consent', 'scripts']) symlinkSync(path.join(BUILD, 'cgi-bin', c), path.join(cgibin, c));
+		writeFileSync(path.join(cgibin, 'admin'), `#!/bin/sh
+[ -s "${nowFile}" ] && CONSENT_TEST_NOW=$(cat "${nowFile}") && export CONSENT_TEST_NOW
+exec "${BUILD}/tests/admin-clock"
+`, { mode: 0o755 });
+	}
 	const db = path.join(dir, 'data/consent.db');
 	const env = { ...process.env, CONSENT_DB: db };
 	const ctl = (...args) => execFileSync(path.join(BUILD, 'bin/consentctl'), args, { env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
@@ -63,7 +78,7 @@ ssl.privkey = "${dir}/key.pem"
 mimetype.assign = ( ".html" => "text/html; charset=utf-8", ".js" => "text/javascript", ".css" => "text/css" )
 index-file.names = ( "index.html" )
 var.consent_dir = "${dir}/lighttpd"
-var.consent_cgibin = "${BUILD}/cgi-bin"
+var.consent_cgibin = "${cgibin}"
 var.consent_sdk = "${TOP}/build/sdk"
 var.consent_env = ( "CONSENT_DB" => "${db}" )
 var.consent_admin = "${TOP}/build/admin"
@@ -94,6 +109,7 @@ include var.consent_dir + "/consent-admin.conf"
 		api: `https://admin.test:${port}`,
 		shop: `https://shop.test:${port}`,
 		tokenFile: path.join(dir, 'data/.consent-setup-token'),
+		setNow(t) { writeFileSync(nowFile, t == null ? '' : String(Math.floor(t))); },
 		// The demo page of the site: TAG (Site Settings' script tag) first in its head.
 		demo(tag, lang = 'en') {
 			writeFileSync(path.join(dir, 'www/demo/index.html'),
