@@ -24,7 +24,7 @@ export function Editor({ site }) {
 	const [errAt, setErrAt] = useState('');
 	const [ok, setOk] = useState('');
 	const [role, setRole] = useState('viewer');
-	const [pv, setPv] = useState({ region: '', language: '', scheme: 'light', width: 'desktop' });
+	const [pv, setPv] = useState({ region: '', country: '', language: '', scheme: 'light', width: 'desktop' });
 	const [answer, setAnswer] = useState(null);
 	const form = useRef(null);
 
@@ -69,6 +69,7 @@ export function Editor({ site }) {
 	const previewBody = () => {
 		const body = { document: draft, language: pv.language || lang || 'en' };
 		if (pv.region) body.region = pv.region;
+		else if (pv.country.trim()) body.country = pv.country.trim().toUpperCase();
 		return body;
 	};
 	const showPreview = async () => {
@@ -106,7 +107,9 @@ export function Editor({ site }) {
 					<h2 id="pv-h">Preview</h2>
 					<div class="row">
 						<${Field} label="Region" value=${pv.region} onInput=${(v) => setPv({ ...pv, region: v })}
-							options=${[['', 'The default region'], ...opts(regions)]} />
+							options=${[['', 'By the visitor\'s country'], ...opts(regions)]} />
+						<${Field} label="Visitor's country" value=${pv.country} onInput=${(v) => setPv({ ...pv, country: v })}
+							size="4" maxLength="2" disabled=${!!pv.region} hint="With the default region: where the visitor is." />
 						<${Field} label="Language" value=${pv.language || lang} onInput=${(v) => setPv({ ...pv, language: v })}
 							options=${opts(langs)} />
 						<${Field} label="Colour scheme" value=${pv.scheme} onInput=${(v) => setPv({ ...pv, scheme: v })}

@@ -118,6 +118,19 @@ test('a new site: created from the list, its Site Settings show the key, the exa
 	assert.equal(scriptTag, `<script src="${srv.api}/sdk/consent.js" data-site-key="shop"></script>`);
 	assert.deepEqual(await page.getByTestId('domains').locator('li span').allTextContents(), ['shop.test']);
 	await cleanAxe('site settings');
+	// A domain added as typed is stored normalised, and removed again.
+	await page.getByLabel('Add a domain').fill('https://WWW.Shop.test:443/page');
+	await page.getByRole('button', { name: 'Add', exact: true }).click();
+	await page.getByRole('status').filter({ hasText: 'Domain www.shop.test added.' }).waitFor();
+	assert.deepEqual(await page.getByTestId('domains').locator('li span').allTextContents(), ['shop.test', 'www.shop.test']);
+	await page.getByRole('button', { name: 'Remove www.shop.test' }).click();
+	await page.getByRole('status').filter({ hasText: 'Domain www.shop.test removed.' }).waitFor();
+	assert.deepEqual(await page.getByTestId('domains').locator('li span').allTextContents(), ['shop.test']);
+	// The copy button puts the exact tag on the clipboard.
+	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(srv.admin).origin });
+	await page.getByRole('button', { name: 'Copy the script tag' }).click();
+	await page.getByText('Copied.').first().waitFor();
+	assert.equal(await page.evaluate(() => navigator.clipboard.readText()), scriptTag);
 });
 
 let previewAnswer;
@@ -181,6 +194,10 @@ test('the preview: the real consent.js in a sandboxed frame shows the draft in G
 	assert.equal(b.imgs, 0, 'no element made of the text');
 	assert.equal(previewAnswer.resolvedLanguage, 'de');
 	assert.equal(await f.evaluate(() => document.documentElement.dataset.scheme), 'light');
+	await page.getByLabel('Visitor\'s country').fill('US');
+	await preview('de');
+	assert.equal(previewAnswer.resolvedRegion, 'us_state_laws', 'a visitor in the US: the US region');
+	await page.getByLabel('Visitor\'s country').fill('');
 	f = await preview('ar', 'dark');
 	b = await bannerText(f);
 	assert.ok(b.text.includes(AR_TITLE), 'the Arabic title');
