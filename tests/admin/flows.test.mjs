@@ -353,6 +353,7 @@ test('account: its sessions listed; sign-out ends the session on the server', as
 	await heading().filter({ hasText: 'Sign in' }).waitFor();
 	assert.equal((await fetchIn(page, `${srv.api}/admin/api/session`)).status, 401, 'signed out');
 	assert.deepEqual(page.errors, [], 'no script error in the page');
+	assert.deepEqual(page.csp, [], 'nothing the page does is refused by its CSP');
 });
 
 test('server logs: no CGI error, no sanitizer report', () => {

@@ -138,7 +138,14 @@ export async function newPage(browser, opts = {}) {
 	const context = await browser.newContext({ locale: 'en-US', ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 }, ...opts });
 	const page = await context.newPage();
 	page.errors = [];
+	page.csp = [];
 	page.on('pageerror', (e) => page.errors.push(String(e)));
+	// CSP refusals, but those of the preview frame's SDK sending its
+	// entries (refused on purpose: a preview records nothing).
+	page.on('console', (m) => {
+		const at = m.location().url || '';
+		if (/Content Security Policy/.test(m.text()) && !at.includes('/sdk/consent.js')) page.csp.push(`${at}: ${m.text()}`);
+	});
 	return page;
 }
 
