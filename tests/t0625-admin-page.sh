@@ -4,7 +4,8 @@
 # script or style in its HTML, nothing in its sources that makes markup of
 # a text (innerHTML and its kin) or code of a string (eval and its kin),
 # and the npm packages it bundles pinned to one version in package.json and
-# package-lock.json.  Without esbuild or node_modules (npm ci) one skip
+# package-lock.json; then the unit tests of its pure modules
+# (tests/admin/unit/*.test.mjs, node:test).  Without esbuild or node_modules (npm ci) one skip
 # line, a failure when CI=true.
 . "$(dirname "$0")/setup.sh"
 mode_independent
@@ -68,3 +69,11 @@ for p in preact htm qrcode-generator diff; do
 	*) notok "$p is not pinned to one version in package.json: '$want'" ;;
 	esac
 done
+
+# The page's pure modules (admin/src/doc.js), under node:test.
+if command -v node >/dev/null 2>&1; then
+	. "$TOP/tests/node-tap.sh"
+	cd "$TOP" && node_tap tests/admin/unit/*.test.mjs
+else
+	skip "node is not installed: tests/admin/unit not run"
+fi
