@@ -2,8 +2,9 @@
 // with the test clock (harness.mjs, start({ clock: true })), a sensitive
 // action 5 minutes after signing in brings up the password dialog, and the
 // action goes through once it is answered (a code of the moved clock's
-// step); cancelled, nothing changes; after 30 minutes idle the page says
-// the session has ended and offers the sign-in again.
+// step); cancelled, nothing changes; the password changed from the
+// account view; after 30 minutes idle the page says the session has ended
+// and offers the sign-in again.
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -68,9 +69,32 @@ test('answered with the password and a code, the action goes through', async () 
 	assert.equal(await listed('later'), true);
 });
 
+test('the password changed from the account view (re-authenticated a moment ago); the new one signs in', async () => {
+	const other = await h.newPage(browser);
+	await page.getByRole('link', { name: 'Account' }).click();
+	await heading().filter({ hasText: `Account: ${OWNER}` }).waitFor();
+	await page.getByLabel('Current password').fill(PW);
+	await page.getByLabel('New password').fill(`${PW} changed`);
+	await page.getByRole('button', { name: 'Change the password' }).click();
+	await page.getByRole('status').filter({ hasText: 'Password changed' }).waitFor();
+	await other.goto(srv.admin);
+	await other.getByLabel('User name').fill(OWNER);
+	await other.getByLabel('Password').fill(PW);
+	await other.getByLabel(/^Code from/).fill(h.totp(secret, now + 430));
+	await other.getByRole('button', { name: 'Sign in' }).click();
+	await other.getByRole('alert').filter({ hasText: 'Invalid credentials' }).waitFor();
+	await other.getByLabel('Password').fill(`${PW} changed`);
+	await other.getByLabel(/^Code from/).fill(h.totp(secret, now + 460));
+	srv.setNow(now + 460);
+	await other.getByRole('button', { name: 'Sign in' }).click();
+	await other.locator('h1', { hasText: 'Sites' }).waitFor();
+	await other.context().close();
+	srv.setNow(now + 400);
+});
+
 test('after 30 minutes idle the page says the session ended and shows the sign-in', async () => {
 	srv.setNow(now + 400 + 1900);
-	await page.getByRole('link', { name: 'Account' }).click();
+	await page.getByRole('link', { name: 'Sites' }).click();
 	await heading().filter({ hasText: 'Sign in' }).waitFor();
 	await page.getByRole('status').filter({ hasText: 'Your session has ended' }).waitFor();
 	assert.deepEqual(page.errors, []);
