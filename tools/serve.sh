@@ -42,7 +42,10 @@ signin_help() {
 		echo "The dashboard is not built (cgi-bin/admin, build/admin/: esbuild and npm ci, then make)"
 		return 0
 	fi
-	file=$(printf '%s' "$setup" | jq -r 'select(.needed == true) | .token_file // empty' 2>/dev/null)
+	file=""
+	case $setup in
+	*'"needed":true'*) file=$(printf '%s' "$setup" | sed -n 's/.*"token_file":"\([^"]*\)".*/\1/p') ;;
+	esac
 	if [ -n "$file" ]; then
 		echo "The dashboard: $admin"
 		echo "  First run: open it, paste the setup token from the file"
