@@ -1,7 +1,8 @@
 # Consent banner API: three CGI programs, one static library, one admin tool.
 #
-#   make                 build cgi-bin/{config,consent,scripts,admin}, bin/consentctl
-#                        and the browser SDK build/sdk/consent.js (esbuild)
+#   make                 build cgi-bin/{config,consent,scripts,admin}, bin/consentctl,
+#                        the browser SDK build/sdk/consent.js and the dashboard's
+#                        page build/admin/ (esbuild)
 #   make test            build and run the whole suite once
 #   make test-fcgi       the suite with the endpoints reached through FastCGI
 #   make test-pg         the suite on the PostgreSQL store (build/pg, STORE=postgres)
@@ -181,7 +182,7 @@ UNITS      := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 # The suite's FastCGI client (tests/fcgi-client.c): CONSENT_TEST_MODE=fcgi.
 FCGI_CLIENT := $(B)/tests/fcgi-client
 
-all: $(CGIS) $(CTL) $(UNITS) $(FCGI_CLIENT) $(ADMIN_CLOCK) sdk
+all: $(CGIS) $(CTL) $(UNITS) $(FCGI_CLIENT) $(ADMIN_CLOCK) sdk admin
 
 # The browser SDK: one minified IIFE from sdk/index.js, its stylesheet
 # minified first and bundled as text (view.js imports it as
@@ -208,6 +209,44 @@ $(SDK_OUT): $(SDK_SRC) $(SDK_CSS) VERSION
 
 sdk-missing:
 	@echo "make: esbuild is not installed: the SDK (build/sdk/consent.js) was not built (sh tools/deps.sh)"
+
+# The dashboard's page (ADMIN.md 1): admin/index.html, one minified
+# script (admin/src/main.js with Preact, htm, qrcode-generator and diff
+# from node_modules: npm ci) and one stylesheet, plus the preview frame's
+# page (admin/preview.html, frame.js, preview.css), built into
+# build/admin/ like the SDK, served at /admin/ as static files.  Without
+# esbuild or node_modules the C programs still build; the page's tests
+# then skip, or fail under CI=true.
+ADMIN_DIR   := build/admin
+ADMIN_OUT   := $(addprefix $(ADMIN_DIR)/,index.html admin.js admin.css preview.html preview.js preview.css)
+ADMIN_SRC   := $(wildcard admin/src/*.js)
+ADMIN_READY := $(if $(shell command -v $(ESBUILD) 2>/dev/null),$(wildcard node_modules/preact/package.json))
+ADMIN_JS     = $(ESBUILD) $< --bundle --minify --format=iife --target=es2020 --log-level=warning --outfile=$@
+
+admin: $(if $(ADMIN_READY),$(ADMIN_OUT),admin-missing)
+
+$(ADMIN_DIR)/admin.js: admin/src/main.js $(ADMIN_SRC) package-lock.json
+	@mkdir -p $(@D)
+	$(ADMIN_JS)
+
+$(ADMIN_DIR)/preview.js: admin/src/frame.js
+	@mkdir -p $(@D)
+	$(ADMIN_JS)
+
+$(ADMIN_DIR)/admin.css: admin/style.css
+	@mkdir -p $(@D)
+	$(ESBUILD) $< --minify --log-level=warning --outfile=$@
+
+$(ADMIN_DIR)/preview.css: admin/preview.css
+	@mkdir -p $(@D)
+	$(ESBUILD) $< --minify --log-level=warning --outfile=$@
+
+$(ADMIN_DIR)/%.html: admin/%.html
+	@mkdir -p $(@D)
+	cp $< $@
+
+admin-missing:
+	@echo "make: no esbuild or no node_modules/preact (npm ci): the dashboard's page (build/admin/) was not built"
 
 # The page of `consentctl report`: report/report.html with the stylesheet
 # (report/report.css and uPlot's) and the script (report/report.js with
@@ -445,10 +484,12 @@ fuzz:
 fuzz-coverage:
 	sh fuzz/coverage.sh
 
-install: $(CGIS) $(CTL) sdk
+install: $(CGIS) $(CTL) sdk admin
 	install -d $(DESTDIR)$(CGIBIN) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)
 	if [ -f $(SDK_OUT) ]; then install -d $(DESTDIR)$(SHAREDIR)/sdk && \
 	    install -m 0644 $(SDK_OUT) $(DESTDIR)$(SHAREDIR)/sdk/; fi
+	if [ -f $(ADMIN_DIR)/admin.js ]; then install -d $(DESTDIR)$(SHAREDIR)/admin && \
+	    install -m 0644 $(ADMIN_OUT) $(DESTDIR)$(SHAREDIR)/admin/; fi
 	install -d $(DESTDIR)$(dir $(DBPATH))
 	install -m 0755 $(CGIS) $(DESTDIR)$(CGIBIN)/
 	install -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/
@@ -464,6 +505,6 @@ clean:
 print-layers:
 	@echo $(LAYERS)
 
-.PHONY: print-layers all sdk sdk-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz fuzz-coverage install clean FORCE
+.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz fuzz-coverage install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

@@ -35,6 +35,8 @@ var.consent_cgibin = "$T/cgi-bin"
 var.consent_sdk = "$T/sdk"
 var.consent_env = ( "CONSENT_DB" => "$CONSENT_DB" )
 include var.consent_dir + "/consent.conf"
+var.consent_admin = "$T/dashboard"
+include var.consent_dir + "/consent-admin.conf"
 
 # Test only: a second port without the rate limiter, for the functional checks.
 \$SERVER["socket"] == "127.0.0.1:$2" {
@@ -49,6 +51,7 @@ ok "lighttpd $(lighttpd -v 2>&1 | sed -n 's/^lighttpd\/\([0-9.]*\).*/\1/p') serv
 
 api_checks "http://127.0.0.1:$open" "lighttpd"
 sdk_checks "http://127.0.0.1:$limited" "lighttpd"
+admin_checks "http://127.0.0.1:$open" "lighttpd"
 leak_checks "http://127.0.0.1:$open" "lighttpd" /old.db /old.db-wal
 
 # While limited, only the API is refused: the limiter sits on /functions/v1/.

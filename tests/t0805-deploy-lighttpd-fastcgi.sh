@@ -38,6 +38,8 @@ var.consent_procs = $PROCS
 var.consent_writer_procs = $PROCS
 var.consent_env = ( "CONSENT_DB" => "$CONSENT_DB" )
 include var.consent_dir + "/consent-fastcgi.conf"
+var.consent_admin = "$T/dashboard"
+include var.consent_dir + "/consent-admin.conf"
 
 # Test only: a second port without the rate limiter, for the functional checks.
 \$SERVER["socket"] == "127.0.0.1:$2" {
@@ -61,6 +63,7 @@ check test "$(env_of)" = "CONSENT_DB=$CONSENT_DB CONSENT_FCGI_MAX_REQUESTS=10000
 
 api_checks "http://127.0.0.1:$open" "lighttpd fastcgi"
 sdk_checks "http://127.0.0.1:$limited" "lighttpd fastcgi"
+admin_checks "http://127.0.0.1:$open" "lighttpd fastcgi"
 leak_checks "http://127.0.0.1:$open" "lighttpd fastcgi" /old.db
 fcgi_checks "http://127.0.0.1:$open" "lighttpd fastcgi" "$T/cgi-bin"
 

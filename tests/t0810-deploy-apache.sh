@@ -58,6 +58,7 @@ ok "$(apache2 -v | sed -n 's/^Server version: //p') serves the shipped configs o
 
 api_checks "http://127.0.0.1:$open" "apache vhost"
 sdk_checks "http://127.0.0.1:$open" "apache vhost"
+admin_checks "http://127.0.0.1:$open" "apache vhost"
 leak_checks "http://127.0.0.1:$open" "apache vhost" /old.db /old.db-wal
 api_checks "http://127.0.0.1:$shared" "apache .htaccess"
 sdk_checks "http://127.0.0.1:$shared" "apache .htaccess (htaccess-sdk)"

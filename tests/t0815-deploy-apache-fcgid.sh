@@ -30,7 +30,7 @@ libpcre=$(ldconfig -p 2>/dev/null | awk '/libpcre\.so\.3 /{ print $NF; exit }')
 # run (and fcgid's 413, see there): a change to one that misses the other
 # is caught here.
 shared_lines() { # FILE: the lines both must have, comments and fcgid's own aside
-	grep -vE '^[[:space:]]*(#|$)|Fcgid|CONSENT_FCGI|ScriptAlias|^Alias /functions|SetHandler|^[[:space:]]*Options |SetEnv CONSENT|Error "|^[[:space:]]*(<If |</If>)|Redirect 413|^[[:space:]]*</?IfDefine|^[[:space:]]*</?IfModule' "$1"
+	grep -vE '^[[:space:]]*(#|$)|Fcgid|CONSENT_FCGI|ScriptAlias|^Alias /functions|Alias /admin/api|SetHandler|^[[:space:]]*Options |SetEnv CONSENT|Error "|^[[:space:]]*(<If |</If>)|Redirect 413|^[[:space:]]*</?IfDefine|^[[:space:]]*</?IfModule' "$1"
 }
 if diff <(shared_lines "$TOP/apache/consent.conf") <(shared_lines "$TOP/apache/consent-fcgid.conf") > "$T/shared.diff"; then
 	ok "consent-fcgid.conf has every access, limit and header line of consent.conf"
@@ -97,6 +97,7 @@ ok "$(apache2 -v | sed -n 's/^Server version: //p') with mod_fcgid serves the sh
 
 api_checks "http://127.0.0.1:$open" "apache fcgid vhost"
 sdk_checks "http://127.0.0.1:$open" "apache fcgid vhost"
+admin_checks "http://127.0.0.1:$open" "apache fcgid vhost"
 leak_checks "http://127.0.0.1:$open" "apache fcgid vhost" /old.db
 fcgi_checks "http://127.0.0.1:$open" "apache fcgid vhost" "$T/cgi-bin"
 api_checks "http://127.0.0.1:$shared" "apache fcgid .htaccess"

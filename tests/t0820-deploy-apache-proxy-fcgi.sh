@@ -26,7 +26,7 @@ done
 # The vhost's shipped lines are consent.conf's but for how the binaries
 # run: a change to one that misses the other is caught here.
 shared_lines() { # FILE: the lines both must have, comments and the handlers aside
-	grep -vE '^[[:space:]]*(#|$)|ScriptAlias|^Alias /functions|SetHandler|ProxyFCGIBackendType|^[[:space:]]*Options |SetEnv CONSENT|Define CONSENT_FCGI_RUN|Error "|^[[:space:]]*<Files "(config|consent|scripts)">|^[[:space:]]*</Files>|^[[:space:]]*</?IfDefine|^[[:space:]]*</?IfModule' "$1"
+	grep -vE '^[[:space:]]*(#|$)|ScriptAlias|^Alias /functions|Alias /admin/api|SetHandler|ProxyFCGIBackendType|^[[:space:]]*Options |SetEnv CONSENT|Define CONSENT_FCGI_RUN|Error "|^[[:space:]]*<Files "(config|consent|scripts|admin)">|^[[:space:]]*</Files>|^[[:space:]]*</?IfDefine|^[[:space:]]*</?IfModule' "$1"
 }
 if diff <(shared_lines "$TOP/apache/consent.conf") <(shared_lines "$TOP/apache/consent-proxy-fcgi.conf") > "$T/shared.diff"; then
 	ok "consent-proxy-fcgi.conf has every access, limit and header line of consent.conf"
@@ -65,7 +65,8 @@ apache_user
 # start_pool ENDPOINT: the pool as the unit starts it, with this test's
 # folders; POOL_PID is its pid, stopped at exit.
 start_pool() { deploy_pool "$1" "$A/run" "$A/pools.log"; }
-for e in config consent scripts; do
+for e in config consent scripts admin; do
+	[ -x "$T/cgi-bin/$e" ] || continue
 	start_pool $e
 	eval "pool_$e=$POOL_PID"
 done
@@ -86,6 +87,7 @@ ok "$(apache2 -v | sed -n 's/^Server version: //p') with mod_proxy_fcgi serves t
 
 api_checks "http://127.0.0.1:$open" "apache proxy_fcgi"
 sdk_checks "http://127.0.0.1:$open" "apache proxy_fcgi"
+admin_checks "http://127.0.0.1:$open" "apache proxy_fcgi"
 leak_checks "http://127.0.0.1:$open" "apache proxy_fcgi" /old.db
 fcgi_checks "http://127.0.0.1:$open" "apache proxy_fcgi" "$T/cgi-bin"
 

@@ -30,6 +30,7 @@ echo '<!doctype html><title>admin</title><script src="assets/app.js"></script>' 
 echo 'document.title = "admin";' > "$T/admin/assets/app.js"
 echo 'secret' > "$T/admin/.env"
 cp "$db_file" "$T/admin/copy.db"
+cp "$T/dashboard/preview.html" "$T/admin/"
 
 # As root, nginx and the pools (the unit's User= is nginx's) run as nobody.
 A=$N apache_user
@@ -86,7 +87,8 @@ else
 	    "nginx -t refuses a server block without \$consent_sdk, naming it ($(grep -o 'unknown[^,]*' "$N/missing.log" | head -n 1))"
 fi
 
-for e in config consent scripts; do
+for e in config consent scripts admin; do
+	[ -x "$T/cgi-bin/$e" ] || continue
 	deploy_pool $e "$N/run" "$N/pools.log"
 	eval "pool_$e=$POOL_PID"
 done
@@ -150,6 +152,7 @@ expect_status 200 "nginx: GET /admin/assets/app.js: 200"
 check cmp -s "$T/body" "$T/admin/assets/app.js" "nginx: the dashboard's script, byte for byte"
 http GET "http://127.0.0.1:$open/admin/"
 expect_status 404 "nginx: no dashboard folder: /admin/ is 404"
+admin_checks "http://127.0.0.1:$limited" "nginx" "$T/admin"
 
 # More of the endpoints' answers through nginx, byte for byte the binary's
 # as CGI: status, body and every header the binary writes (nginx adds only

@@ -15,7 +15,9 @@
 # libpq-dev and pgbouncer: the PostgreSQL store, and its tests' own cluster
 # behind the shipped pgbouncer config (tests/pg.sh).  libargon2-dev and
 # python3-zxcvbn: the dashboard's password hashes and the common passwords
-# it refuses (tools/gen-passwords.sh builds the list from the package's).
+# it refuses (tools/gen-passwords.sh builds the list from the package's);
+# qrencode: `make serve` may show a dashboard owner's otpauth URI as a QR
+# code in the terminal.
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev llvm
@@ -24,10 +26,10 @@ PACKAGES="
   libfcgi-dev libfcgi-bin libapache2-mod-fcgid spawn-fcgi multiwatch
   postgresql libpq-dev pgbouncer
   tcl patch xz-utils
-  sqlite3 jq curl valgrind strace time
+  sqlite3 jq curl valgrind strace time qrencode
   python3 mandoc
   libmaxmind-db-writer-perl mmdb-bin
-  lighttpd lighttpd-modules-lua
+  lighttpd lighttpd-modules-lua lighttpd-mod-openssl
   apache2 libapache2-mod-qos libpcre3
   nginx
   wrk hyperfine

@@ -1,7 +1,10 @@
 #!/bin/sh
 # serve.sh PORT: a demo database and a real lighttpd serving the API on
-# 127.0.0.1:PORT under /functions/v1/, the SDK at /sdk/consent.js and a demo
-# page with the SDK on it at /demo/, in the foreground (Ctrl-C stops it).
+# 127.0.0.1:PORT under /functions/v1/, the SDK at /sdk/consent.js, a demo
+# page with the SDK on it at /demo/ and the dashboard at /admin/ (its API
+# at /admin/api/), in the foreground (Ctrl-C stops it).  Once the server
+# answers it prints what a newcomer needs to sign in: while no account
+# exists, the setup token's file and the dashboard's address.
 # SERVE_MODE=fastcgi serves the API with lighttpd/consent-fastcgi.conf (the
 # binaries as FastCGI processes) instead of consent.conf (CGI).
 # SERVER=nginx serves it with nginx/consent.conf instead, to the pools of
@@ -25,6 +28,35 @@ for p in $need; do
 	command -v "$p" >/dev/null || { echo "serve: $p is not installed (sudo sh tools/deps.sh)" >&2; exit 1; }
 done
 ctl="$top/bin/consentctl --db $db"
+
+# signin_help: once the server answers, what a newcomer needs to sign in to
+# the dashboard.  The address is localhost: its session cookie is Secure,
+# which browsers accept over plain http from localhost only.
+signin_help() {
+	admin=http://localhost:$port/admin/
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		setup=$(curl -s "http://127.0.0.1:$port/admin/api/setup" 2>/dev/null) && [ -n "$setup" ] && break
+		sleep 0.25
+	done
+	if [ ! -x "$top/cgi-bin/admin" ] || [ ! -f "$top/build/admin/index.html" ]; then
+		echo "The dashboard is not built (cgi-bin/admin, build/admin/: esbuild and npm ci, then make)"
+		return 0
+	fi
+	file=""
+	case $setup in
+	*'"needed":true'*) file=$(printf '%s' "$setup" | sed -n 's/.*"token_file":"\([^"]*\)".*/\1/p') ;;
+	esac
+	if [ -n "$file" ]; then
+		echo "The dashboard: $admin"
+		echo "  First run: open it, paste the setup token from the file"
+		echo "    $file"
+		[ -r "$file" ] && echo "  (its content: $(cat "$file"))"
+		echo "  then choose the first owner's name and password, and enrol the"
+		echo "  authenticator app with the QR code the page shows."
+	else
+		echo "The dashboard: $admin (sign in; consentctl --db $db user list names the accounts)"
+	fi
+}
 $ctl init >/dev/null
 if ! $ctl site show demo >/dev/null 2>&1; then
 	$ctl site add demo --name "Demo site" --domain localhost --tier paid >/dev/null
@@ -40,7 +72,8 @@ if [ "$server" = nginx ]; then
 	pools=""
 	trap 'for p in $pools; do kill -TERM "$p" 2>/dev/null; done' EXIT
 	trap 'exit 130' INT TERM HUP
-	for e in config consent scripts; do
+	for e in config consent scripts admin; do
+		[ -x "$top/cgi-bin/$e" ] || continue
 		rm -f "$n/run/$e.sock"
 		fcgi_pool_start "$top/apache/consent-fcgi@.service" "$e" RUN="$n/run" \
 		    CGIBIN="$top/cgi-bin" CONSENT_DB="$db"
@@ -78,7 +111,11 @@ http {
 CONF
 	echo "Serving the consent API (nginx, FastCGI pools) on http://127.0.0.1:$port/functions/v1/ (database $db)"
 	echo "The demo page, with the banner: http://127.0.0.1:$port/demo/"
-	nginx -p "$n" -c "$n/nginx.conf"
+	nginx -p "$n" -c "$n/nginx.conf" &
+	server_pid=$!
+	trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid; for p in $pools; do kill -TERM "$p" 2>/dev/null; done' EXIT
+	signin_help
+	wait $server_pid
 	exit
 fi
 cat > "$dir/lighttpd.conf" <<CONF
@@ -92,6 +129,7 @@ var.consent_dir = "$top/lighttpd"
 var.consent_cgibin = "$top/cgi-bin"
 var.consent_sdk = "$top/build/sdk"
 var.consent_env = ( "CONSENT_DB" => "$db" )
+var.consent_admin = "$top/build/admin"
 CONF
 case ${SERVE_MODE:-cgi} in
 cgi)
@@ -109,6 +147,12 @@ CONF
 esac
 echo "Serving the consent API (${SERVE_MODE:-cgi}) on http://127.0.0.1:$port/functions/v1/ (database $db)"
 echo "The demo page, with the banner: http://127.0.0.1:$port/demo/"
+echo 'include var.consent_dir + "/consent-admin.conf"' >> "$dir/lighttpd.conf"
 echo "Try:"
 echo "  curl -i -H 'Origin: http://localhost' 'http://127.0.0.1:$port/functions/v1/config?site_key=demo'"
-exec lighttpd -D -f "$dir/lighttpd.conf"
+lighttpd -D -f "$dir/lighttpd.conf" &
+server_pid=$!
+trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid' EXIT
+trap 'exit 130' INT TERM HUP
+signin_help
+wait $server_pid

@@ -42,7 +42,7 @@ const DEFAULTS = JSON.parse(readFileSync(path.join(TOP, 'common/config/defaults.
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const sha256 = (s) => createHash('sha256').update(s).digest('hex');
 
-function freePort() {
+export function freePort() {
 	return new Promise((resolve, reject) => {
 		const s = net.createServer();
 		s.once('error', reject);
@@ -75,7 +75,7 @@ function listens(pid, port) {
 	} catch { return false; }
 }
 
-function which(cmd) {
+export function which(cmd) {
 	for (const d of (process.env.PATH || '').split(':').concat(['/usr/sbin', '/sbin'])) {
 		if (d && existsSync(path.join(d, cmd))) return path.join(d, cmd);
 	}
@@ -104,6 +104,17 @@ export function modelConfig(model, categoryModels) {
 	return doc;
 }
 
+// The shipped lighttpd/ in DIR/lighttpd, the rate limit raised (see the
+// top of this file).
+export function shippedLighttpd(dir) {
+	cpSync(path.join(TOP, 'lighttpd'), path.join(dir, 'lighttpd'), { recursive: true });
+	const lua = path.join(dir, 'lighttpd/ratelimit.lua');
+	const src = readFileSync(lua, 'utf8');
+	const raised = src.replace(/^local LIMIT(\s*)= 20\b/m, 'local LIMIT$1= 100000');
+	if (raised === src) throw new Error('ratelimit.lua: no "local LIMIT = 20" line to raise');
+	writeFileSync(lua, raised);
+}
+
 // holdConsent: serve /functions/v1/consent through a wrapper that, while
 // srv.holdConsent(MS) is in force, holds each answer MS milliseconds AFTER
 // the program stored the entry: a page that unloads in that time has its
@@ -117,13 +128,7 @@ export async function startServer({ holdConsent = false } = {}) {
 	mkdirSync(path.join(dir, 'www/cfg'), { recursive: true });
 	mkdirSync(path.join(dir, 'sdk'));
 	cpSync(SDK, path.join(dir, 'sdk/consent.js'));
-	// The shipped config, the rate limit raised (see the top of this file).
-	cpSync(path.join(TOP, 'lighttpd'), path.join(dir, 'lighttpd'), { recursive: true });
-	const lua = path.join(dir, 'lighttpd/ratelimit.lua');
-	const src = readFileSync(lua, 'utf8');
-	const raised = src.replace(/^local LIMIT(\s*)= 20\b/m, 'local LIMIT$1= 100000');
-	if (raised === src) throw new Error('ratelimit.lua: no "local LIMIT = 20" line to raise');
-	writeFileSync(lua, raised);
+	shippedLighttpd(dir);
 
 	const pg = process.env.CONSENT_TEST_STORE === 'postgres';
 	const pgsh = (cmd) => execFileSync('sh', ['-c', `. "${TOP}/tests/pg.sh" && ${cmd}`],

@@ -20,6 +20,18 @@
 #                            $T/body for setup.sh's expect_* helpers
 #   api_checks BASE LABEL    the functional checks through a server
 #   sdk_checks BASE LABEL    /sdk/consent.js: status, type, cache, bytes
+#   admin_checks BASE LABEL [FOLDER]
+#                            the dashboard: /admin/ the page of FOLDER
+#                            (default $T/dashboard, deploy_init's copy)
+#                            with a strict CSP, preview.html framed by the
+#                            dashboard only, no hidden file, /admin/api/
+#                            the program: its first run through the server
+#                            (GET setup, POST setup with the token file's
+#                            token; SQLite only, where the token file is
+#                            beside the database), then 401 JSON for GET
+#                            session; /functions/v1/admin no way to it.  The
+#                            API's checks skip, with one line, when
+#                            cgi-bin/admin is not built
 #   leak_checks BASE LABEL [PATH...]
 #                            paths that must not reach a file
 #   rate_limit_checks BASE LABEL [CMD]
@@ -195,6 +207,7 @@ CONF
 	Define CONSENT_DB_DIR $T/www/data
 	Define CONSENT_DB "$CONSENT_DB"
 	Define CONSENT_SDK_DIR $T/sdk
+	Define CONSENT_ADMIN_DIR $T/dashboard
 	Include "$TOP/apache/$_snippet"
 </VirtualHost>
 
@@ -237,6 +250,18 @@ deploy_init() {
 	site s1
 	echo '<p>static</p>' > "$T/www/index.html"
 	cp "$BUILD/cgi-bin/config" "$BUILD/cgi-bin/consent" "$BUILD/cgi-bin/scripts" "$T/cgi-bin/"
+	# The dashboard: its program, an account (so that its API answers
+	# past setup), and its page as built (or a stand-in: serving is what
+	# is checked here).
+	mkdir -p "$T/dashboard"
+	if [ -f "$TOP/build/admin/index.html" ]; then
+		cp "$TOP"/build/admin/* "$T/dashboard/"
+	else
+		echo '<!doctype html><title>admin</title><script src="admin.js" defer></script>' > "$T/dashboard/index.html"
+		echo '<!doctype html><title>preview</title><script src="preview.js" defer></script>' > "$T/dashboard/preview.html"
+	fi
+	echo 'secret' > "$T/dashboard/.env"
+	[ -x "$BUILD/cgi-bin/admin" ] && cp "$BUILD/cgi-bin/admin" "$T/cgi-bin/"
 	printf '%s' '{"site_key":"s1","anon_id":"visitor-1","categories":{"necessary":true},"event_type":"initial"}' > "$T/consent.json"
 	printf '%s' '{"site_key":"s1","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://www.google-analytics.com/analytics.js","domain":"www.google-analytics.com","category":null,"blocked":false}]}' > "$T/scripts.json"
 	printf '{"site_key":"s1","anon_id":"%s","categories":{},"event_type":"impression"}' \
@@ -316,6 +341,64 @@ http() {
 	    -w '%{http_code}' "${_h[@]}" "$_url" > "$T/status" 2>/dev/null
 	# The answer's headers without the status line and CRs.
 	tr -d '\r' < "$T/headers.raw" | sed '1d' > "$T/headers"
+}
+
+admin_checks() { # BASE LABEL [FOLDER]
+	local _b=$1 _l=$2 _dir=${3:-$T/dashboard} _csp
+	http GET "$_b/admin/"
+	expect_status 200 "$_l: GET /admin/: 200"
+	check cmp -s "$T/body" "$_dir/index.html" "$_l: /admin/ is the dashboard's index.html, byte for byte"
+	_csp=$(header Content-Security-Policy)
+	case $_csp in
+	*unsafe-*|'') notok "$_l: /admin/ has a strict CSP: got '$_csp'" ;;
+	*"frame-ancestors 'none'"*"script-src 'self'"*|*"script-src 'self'"*"frame-ancestors 'none'"*)
+		ok "$_l: /admin/ has a strict CSP ($_csp)" ;;
+	*) notok "$_l: /admin/'s CSP allows only its own scripts and no framing: got '$_csp'" ;;
+	esac
+	expect_header X-Content-Type-Options "nosniff" "$_l: /admin/ is nosniff"
+	http GET "$_b/admin/preview.html"
+	expect_status 200 "$_l: GET /admin/preview.html: 200"
+	_csp=$(header Content-Security-Policy)
+	case $_csp in
+	*unsafe-*|'') notok "$_l: preview.html has a strict CSP: got '$_csp'" ;;
+	*"connect-src data:"*"frame-ancestors 'self'"*) ok "$_l: preview.html is framed by the dashboard only and connects to data: only" ;;
+	*) notok "$_l: preview.html's CSP: got '$_csp'" ;;
+	esac
+	http GET "$_b/admin/.env"
+	case $(cat "$T/status") in
+	403|404) ok "$_l: /admin/.env (a hidden file) is refused" ;;
+	*) notok "$_l: /admin/.env: status $(cat "$T/status")" ;;
+	esac
+	if [ ! -x "$T/cgi-bin/admin" ]; then
+		skip "$_l: cgi-bin/admin is not built: the dashboard's API through the server not checked"
+		return 0
+	fi
+	http GET "$_b/admin/api/setup"
+	if [ "$(cat "$T/status")" = 200 ]; then
+		expect_json .needed true "$_l: GET /admin/api/setup on a new database: setup is needed"
+		http GET "$_b/admin/api/session"
+		expect_error 404 "Setup required" "$_l: GET /admin/api/session before setup: 404 Setup required"
+		if store_is_postgres; then
+			skip "$_l: PostgreSQL: the token's file is not beside a database file, setup not run"
+			return 0
+		fi
+		jq -cn --arg t "$(cat "$(dirname "$CONSENT_DB")/.consent-setup-token")" \
+		    '{token: $t, username: "deployer", password: "deploy-check-passphrase"}' > "$T/setup.json"
+		http -H "Content-Type: application/json" -d "$T/setup.json" POST "$_b/admin/api/setup"
+		expect_status 201 "$_l: POST /admin/api/setup with the token creates the first owner through the server"
+	fi
+	http GET "$_b/admin/api/session"
+	expect_error 401 "Not signed in" "$_l: GET /admin/api/session without a session: 401 JSON from cgi-bin/admin"
+	expect_header Content-Type "application/json; charset=utf-8" "$_l: /admin/api/ answers JSON"
+	expect_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" "$_l: /admin/api/ has the API's CSP"
+	expect_header Cache-Control "no-store" "$_l: /admin/api/ is no-store"
+	http GET "$_b/admin/api/no-such-route"
+	expect_error 404 "Not found" "$_l: an unknown route below /admin/api/ reaches the program (its 404)"
+	http GET "$_b/functions/v1/admin"
+	case $(cat "$T/status") in
+	403|404) ok "$_l: /functions/v1/admin does not run the dashboard's program" ;;
+	*) notok "$_l: /functions/v1/admin: status $(cat "$T/status")" ;;
+	esac
 }
 
 # An error answer that names nothing of the server's files.
