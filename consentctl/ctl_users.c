@@ -8,14 +8,12 @@
 
 #include "admin/password.h"
 #include "admin/token.h"
-#include "admin/totp.h"
+#include "admin/enrol.h"
 #include "base/log.h"
 #include "base/nitems.h"
 #include "ctl.h"
 #include "store/store_account.h"
 
-/* The issuer an authenticator app shows beside the account (otpauth URI). */
-#define USER_TOTP_ISSUER "Consent"
 /* How long a reset code is valid. */
 #define USER_RESET_SECONDS 86400
 /* The longest line --password-stdin reads: PASSWORD_MAX code points of up
@@ -102,60 +100,6 @@ out:
 
 /* A new second factor: its secret (base32), the otpauth URI, ten recovery
  * codes and their hashes (what the store keeps). */
-struct factor {
-	char secret[TOTP_B32_LEN(TOTP_SECRET_LEN) + 1];
-	char uri[TOTP_URI_MAX];
-	char codes[TOKEN_RECOVERY_COUNT][TOKEN_RECOVERY_LEN + 1];
-	char hashes[TOKEN_RECOVERY_COUNT][65];
-	const char *hash[TOKEN_RECOVERY_COUNT];
-};
-
-/* A new factor for account name into f: 0, or -1 (reported). */
-static int
-factor_new(const char *name, struct factor *f)
-{
-	unsigned char key[TOTP_SECRET_LEN];
-	int rc = -1;
-
-	if (totp_secret_new(key) != 0 || token_recovery_new(f->codes) != 0)
-		goto out;
-	totp_base32_encode(key, sizeof(key), f->secret);
-	if (totp_uri(USER_TOTP_ISSUER, name, key, f->uri, sizeof(f->uri)) != 0)
-		goto out;
-	for (size_t i = 0; i < TOKEN_RECOVERY_COUNT; i++) {
-		if (token_recovery_hash(f->codes[i], f->hashes[i]) != 0)
-			goto out;
-		f->hash[i] = f->hashes[i];
-	}
-	rc = 0;
-out:
-	OPENSSL_cleanse(key, sizeof(key));
-	if (rc != 0)
-		log_error("cannot make a second factor");
-	return rc;
-}
-
-/* The factor's URI, secret and recovery codes added to out: 0 or -1. */
-static int
-factor_print(cJSON *out, const struct factor *f)
-{
-	cJSON *codes;
-
-	if (cJSON_AddStringToObject(out, "otpauth", f->uri) == NULL ||
-	    cJSON_AddStringToObject(out, "secret", f->secret) == NULL ||
-	    (codes = cJSON_AddArrayToObject(out, "recovery_codes")) == NULL)
-		return -1;
-	for (size_t i = 0; i < TOKEN_RECOVERY_COUNT; i++) {
-		cJSON *s = cJSON_CreateString(f->codes[i]);
-
-		if (s == NULL || !cJSON_AddItemToArray(codes, s)) {
-			cJSON_Delete(s);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* A new reset code for the account, valid USER_RESET_SECONDS from now
  * (it replaces any earlier one), added to out as reset_code and
  * reset_expires.  EXIT_OK or EXIT_FAIL (reported). */
@@ -201,7 +145,7 @@ cmd_user_add(struct ctl *c)
 {
 	const char *name = c->operands[0], *role, *site;
 	char phc[PASSWORD_PHC_MAX] = "";
-	struct factor f;
+	struct enrol f;
 	cJSON *roles = NULL, *out = NULL;
 	int owner, rc;
 
@@ -211,13 +155,13 @@ cmd_user_add(struct ctl *c)
 		return rc;
 	owner = strcmp(role, "owner") == 0;
 	rc = EXIT_FAIL;
-	if (owner && factor_new(name, &f) != 0)
+	if (owner && enrol_new(name, &f) != 0)
 		goto out;
 	if ((roles = cJSON_CreateObject()) == NULL ||
 	    cJSON_AddStringToObject(roles, site, role) == NULL ||
 	    (out = cJSON_CreateObject()) == NULL ||
 	    cJSON_AddStringToObject(out, "username", name) == NULL ||
-	    (owner && factor_print(out, &f) != 0)) {
+	    (owner && enrol_json(out, &f) != 0)) {
 		rc = ctl_say(EXIT_FAIL, "out of memory");
 		goto out;
 	}
@@ -340,16 +284,16 @@ int
 cmd_user_reset_2fa(struct ctl *c)
 {
 	const char *name = c->operands[0];
-	struct factor f;
+	struct enrol f;
 	cJSON *out = NULL;
 	int rc = EXIT_FAIL;
 
 	if (check_user(name) != 0)
 		return EXIT_USAGE;
-	if (factor_new(name, &f) != 0)
+	if (enrol_new(name, &f) != 0)
 		goto out;
 	if ((out = cJSON_CreateObject()) == NULL ||
-	    cJSON_AddStringToObject(out, "username", name) == NULL || factor_print(out, &f) != 0) {
+	    cJSON_AddStringToObject(out, "username", name) == NULL || enrol_json(out, &f) != 0) {
 		rc = ctl_say(EXIT_FAIL, "out of memory");
 		goto out;
 	}

@@ -179,7 +179,8 @@ if store_is_postgres; then
 	v4=$(pg_new_db t0150_v4) || notok "a PostgreSQL database for version 4"
 	v4name=${v4#*dbname=}
 	v4name=${v4name%% *}
-	sed '/^-- Version 5:/,$d; s/^INSERT INTO schema_version (version) VALUES (5);/INSERT INTO schema_version (version) VALUES (4);/' "$TOP/schema_pg.sql" |
+	# As consent, which owns the tables of a real installation (the upgrade alters them).
+	{ echo 'SET ROLE consent;'; sed '/^-- Version 5:/,$d; s/^INSERT INTO schema_version (version) VALUES (5);/INSERT INTO schema_version (version) VALUES (4);/' "$TOP/schema_pg.sql"; } |
 	    pg_psql "$v4name" -q -v ON_ERROR_STOP=1 > /dev/null 2>&1
 	pg_psql "$v4name" -q -c "GRANT ALL ON ALL TABLES IN SCHEMA public TO consent" > /dev/null 2>&1
 	v4sql() { pg_psql "$v4name" -q -A -t -c "$1"; }
