@@ -1,5 +1,5 @@
 #!/bin/bash
-# t0710-admin-sites.sh: the dashboard's sites, domains, pause, configs and preview (ADMIN.md 5-7, docs/admin-api.md).
+# t0705-admin-sites.sh: the dashboard's sites, domains, pause, configs and preview (ADMIN.md 5-7, docs/admin-api.md).
 . "$(dirname "$0")/setup.sh"
 . "$TOP/tests/admin.sh"
 
