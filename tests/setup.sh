@@ -232,6 +232,32 @@ mode_independent() {
 	fi
 }
 
+# plain_pass_only: called by a browser test (the SDK and the pages are the
+# same JavaScript whatever the store or the sanitizer behind them): it runs
+# in the plain pass only (SQLite, CGI, no sanitizer) and skips with one
+# line in the FastCGI, PostgreSQL and sanitized passes, whose black-box
+# tests cover the programs' own work.
+plain_pass_only() {
+	if fcgi_mode || store_is_postgres || [ -n "${SANITIZED:-}" ]; then
+		skip "$(basename "$0" .sh): the plain pass runs it (a browser test: the same JavaScript whatever the store or sanitizer)"
+		exit 0
+	fi
+}
+
+# server_test: called by a deploy test (a real server and the shipped
+# config in front of the programs): it runs in the plain and PostgreSQL
+# passes (the store's settings through each server) and skips in the
+# FastCGI pass (mode_independent) and the sanitized one, where the
+# programs' memory is the black-box tests' to check.  These two save make
+# check about six minutes of its 35.
+server_test() {
+	mode_independent
+	if [ -n "${SANITIZED:-}" ]; then
+		skip "$(basename "$0" .sh): the plain and PostgreSQL passes run it (the sanitized programs are checked by the black-box tests)"
+		exit 0
+	fi
+}
+
 _fcgi_names() { # the sets started and not yet archived
 	local _f
 	for _f in "$T"/fcgi/*.spawn; do

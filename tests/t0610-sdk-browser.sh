@@ -5,7 +5,7 @@
 # time, each with its own server and database (tests/browser/harness.mjs).
 # BUILD chooses the CGI programs and consentctl (plain or ASan+UBSan).
 . "$(dirname "$0")/setup.sh"
-mode_independent
+plain_pass_only
 . "$TOP/tests/node-tap.sh"
 PATH=$PATH:/usr/sbin:/sbin
 sdk_need node node_modules chromium sdk lighttpd

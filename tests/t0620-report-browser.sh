@@ -5,7 +5,7 @@
 # build time); without it, or without node or Chromium, one skip line, and
 # a failure when CI=true (tests/node-tap.sh).
 . "$(dirname "$0")/setup.sh"
-mode_independent
+plain_pass_only
 . "$TOP/tests/node-tap.sh"
 sdk_need node node_modules chromium report
 cd "$TOP" && node_tap --test-concurrency=1 tests/report/*.test.mjs

@@ -5,7 +5,7 @@
 # to a port where the test turns the limiter off, the rate limit is checked
 # on the other, exactly as shipped.
 . "$(dirname "$0")/setup.sh"
-mode_independent
+server_test
 . "$TOP/tests/deploy/lib.sh"
 
 # The servers live in sbin, which a user's PATH may lack.

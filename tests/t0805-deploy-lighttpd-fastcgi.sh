@@ -8,7 +8,7 @@
 # outlive their requests, and one killed is replaced without a failed
 # request.
 . "$(dirname "$0")/setup.sh"
-mode_independent
+server_test
 . "$TOP/tests/deploy/lib.sh"
 
 # The servers live in sbin, which a user's PATH may lack.

@@ -6,7 +6,7 @@
 # counted by mod_qos (the functional checks), and a shared-hosting document
 # root configured only by the shipped htaccess files.
 . "$(dirname "$0")/setup.sh"
-mode_independent
+server_test
 . "$TOP/tests/deploy/lib.sh"
 
 # The servers live in sbin, which a user's PATH may lack.

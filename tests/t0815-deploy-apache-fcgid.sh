@@ -10,7 +10,7 @@
 # once retired by mod_fcgid and once leaving by themselves (as under an
 # .htaccess, where mod_fcgid's limit is the host's).
 . "$(dirname "$0")/setup.sh"
-mode_independent
+server_test
 . "$TOP/tests/deploy/lib.sh"
 
 # The servers live in sbin, which a user's PATH may lack.

@@ -7,7 +7,7 @@
 # ports: the vhost as shipped (the rate limit is checked there), and the
 # same with requests not counted by mod_qos (the functional checks).
 . "$(dirname "$0")/setup.sh"
-mode_independent
+server_test
 . "$TOP/tests/deploy/lib.sh"
 
 # The servers live in sbin, which a user's PATH may lack.

@@ -10,7 +10,7 @@
 # dry-run mode (the functional checks).
 # serial: nginx's bucket lets a request in every half second, so the rate limit's 22 requests must all fall within 400 ms
 . "$(dirname "$0")/setup.sh"
-mode_independent
+server_test
 . "$TOP/tests/deploy/lib.sh"
 
 # The servers live in sbin, which a user's PATH may lack.

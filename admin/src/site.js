@@ -19,10 +19,12 @@ export function Site({ site }) {
 	useEffect(() => { load(); }, [site]);
 	if (!s) return html`<${Title}>Site<//><${Note} error=${err} />`;
 	const role = ROLE[s.role] || 0;
-	const done = (r, msg) => {
-		setErr(problem(r));
-		setOk(problem(r) ? '' : msg);
-		if (!problem(r)) load();
+	// The change is announced once the settings shown are the new ones.
+	const done = async (r, msg) => {
+		const bad = problem(r);
+		setErr(bad);
+		if (!bad) await load();
+		setOk(bad ? '' : msg);
 	};
 	return html`<${Title}>${s.name || s.key}<//>
 		<nav class="sub" aria-label="Site">

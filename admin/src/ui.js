@@ -127,11 +127,12 @@ export function useList(route, key) {
 		else setErr(problem(r));
 	};
 	useEffect(() => { load(); }, [route]);
-	const done = (r, notice) => {
+	// A change is announced once the list shown is the new one.
+	const done = async (r, notice) => {
 		const p = problem(r);
 		setErr(p);
+		if (!p) await load();
 		setOk(p ? '' : notice);
-		if (!p) load();
 	};
 	return { list, err, ok, done };
 }

@@ -36,7 +36,7 @@ export function Versions({ site }) {
 		const v = restore;
 		setRestore(null);
 		const r = await call('POST', path('sites', site, 'configs'), { restore: Number(v) });
-		if (r.status === 201) { setErr(''); setOk(`Version ${v} published again as version ${r.body.version}.`); load(); }
+		if (r.status === 201) { setErr(''); await load(); setOk(`Version ${v} published again as version ${r.body.version}.`); }
 		else { setOk(''); setErr(problem(r)); }
 	};
 	const opts = (list || []).map((v) => [String(v.version), `Version ${v.version}`]);
