@@ -375,6 +375,12 @@ extern const size_t store_page_ncolumns;
  */
 int store_backup(struct store *st, const char *path);
 
+/* What follows on st waits on the database per statement, as
+ * consentctl's statements do, not within the request's bound
+ * (PostgreSQL's PG_REQUEST_MS): a download that streams the whole log.
+ * SQLite's store has no such bound: nothing changes.  STORE_OK. */
+int store_unbounded(struct store *st);
+
 /* The page's upper end as one row value, for both backends: the cursor's
  * (before_at, before_id), else (to, 0), else ("~", INT64_MAX), after
  * every stored time.  *at points into f or at a static string. */

@@ -175,3 +175,4 @@ STORE_FN(int, consent_page, (struct store *st, const char *key,
                              const struct store_log_filter *f, store_row_fn fn, void *arg),
          (st, key, f, fn, arg))
 STORE_FN(int, backup, (struct store *st, const char *path), (st, path))
+STORE_FN(int, unbounded, (struct store *st), (st))
