@@ -382,8 +382,8 @@ int store_backup(struct store *st, const char *path);
 int store_unbounded(struct store *st);
 
 /* The page's upper end as one row value, for both backends: the cursor's
- * (before_at, before_id), else (to, 0), else ("~", INT64_MAX), after
- * every stored time.  *at points into f or at a static string. */
+ * (before_at, before_id) unless to comes first, else (to, 0), else
+ * ("~", INT64_MAX), after every stored time.  *at points into f or at a static string. */
 void store_page_upper(const struct store_log_filter *f, const char **at, int64_t *id);
 
 #endif
