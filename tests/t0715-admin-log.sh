@@ -5,6 +5,7 @@
 # re-authentication, paging and filters over a generated log.
 . "$(dirname "$0")/setup.sh"
 . "$TOP/tests/admin.sh"
+. "$TOP/tests/ctl-helpers.sh"
 
 use_test_clock
 NOW=$(date +%s)
@@ -16,6 +17,10 @@ if store_is_postgres; then
 fi
 admin_setup owner "$PW" || exit 1
 OWNER_COOKIE=$COOKIE OWNER_CSRF=$CSRF
+if store_is_postgres; then
+	check test "$(db "SELECT count(*) FROM pg_indexes WHERE indexname = 'consent_log_site_created'")" = 1 \
+	    "PostgreSQL: the index of the log's page is in the schema"
+fi
 as() { eval "COOKIE=\$${1}_COOKIE CSRF=\$${1}_CSRF"; }
 later() { CONSENT_TEST_NOW=$((CONSENT_TEST_NOW + ${1:-31})); }
 reauth() {
