@@ -67,17 +67,8 @@ async function go(route, title) {
 async function cleanAxe(name, p = page) {
 	assert.deepEqual(await h.axeBoth(p), [], `${name}: axe-core finds no WCAG 2.1 A/AA violation, light or dark`);
 }
-const focusedLabel = () => page.evaluate(() => {
-	const a = document.activeElement;
-	return a && a.labels && a.labels[0] ? a.labels[0].textContent : (a ? a.textContent : '');
-});
-async function tabTo(label, max = 60) {
-	for (let i = 0; i < max; i++) {
-		await page.keyboard.press('Tab');
-		if ((await focusedLabel()).trim() === label) return;
-	}
-	throw new Error(`Tab never reached "${label}"`);
-}
+const focusedLabel = () => h.focusedLabel(page);
+const tabTo = (label) => h.tabTo(page, label);
 // Answers the re-authentication dialog when it opens.
 async function reauth() {
 	const d = page.getByRole('dialog', { name: 'Confirm it is you' });
