@@ -127,6 +127,9 @@ CREATE TABLE IF NOT EXISTS consent_log (
 	-- stored before schema version 4.
 	builtin_sha256      TEXT CHECK (builtin_sha256 IS NULL OR length(builtin_sha256) = 64)
 );
+-- consent_log_site_time also serves the dashboard's page of the log
+-- (newest first by created_at, then id: the rowid every index ends with);
+-- PostgreSQL needs consent_log_site_created for it.
 CREATE INDEX IF NOT EXISTS consent_log_site_time ON consent_log (site_id, created_at);
 -- The leaves of a seal in tree order.  Partial: an insert (seal_id NULL)
 -- does not touch it, so the consent endpoint writes no page more than

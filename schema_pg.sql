@@ -266,3 +266,8 @@ CREATE INDEX audit_log_site ON audit_log (site_id, id);
 
 -- Also in version 5: who published each config (schema.sql's configs.published_by).
 ALTER TABLE configs ADD COLUMN published_by text COLLATE "C";
+-- The dashboard's page of the consent log (docs/admin-api.md): a site's
+-- entries newest first by (created_at, id), walked backwards from a
+-- cursor.  SQLite's consent_log_site_time serves it as it is (its rowid
+-- is the id).
+CREATE INDEX IF NOT EXISTS consent_log_site_created ON consent_log (site_id, created_at, id);

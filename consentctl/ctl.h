@@ -183,16 +183,12 @@ int64_t ctl_int_of(const cJSON *row, const char *name);
  */
 int ctl_print_verdict(const char *failure, const char *noun, int64_t id, int64_t seal,
                       cJSON *found);
+/* A verdict object (verdict_object(), consumed; NULL: out of memory)
+ * printed: EXIT_OK, or EXIT_FAIL when failed. */
+int ctl_print_verdict_json(cJSON *out, int failed);
 
-/* consent export: the CSV title line, and store_row_fn printing one row
- * as CSV (RFC 4180) or as a JSON line; the columns are the store's
- * description of the export (store_export_columns). */
-void ctl_csv_header(void);
-int ctl_export_csv(const cJSON *row, void *arg);
-int ctl_export_jsonl(const cJSON *row, void *arg);
-/* A log row as the export gives it (categories parsed; no id, no pruned):
- * a new object, or NULL when out of memory (consent find, receipt). */
-cJSON *ctl_export_row(const cJSON *row);
+/* export.h's writer of consent export and find: the bytes to stdout. */
+int ctl_stdout_write(void *arg, const char *buf, size_t n);
 
 /* ---- the commands, by file ---- */
 
@@ -248,10 +244,6 @@ int cmd_user_role(struct ctl *c);
  * *sealed (may be NULL) receives how many.  EXIT_OK or EXIT_FAIL
  * (reported). */
 int ctl_seal_site(struct ctl *c, const char *key, int64_t *sealed);
-/* store_seal_fn: the tree over the leaves, and the seal's hash (the
- * consent log's seals and the audit trail's). */
-int ctl_make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
-                  struct store_seal *s);
 /* store_site_keys's callback: ctl_seal_site() on each site (arg the
  * struct ctl *). */
 int ctl_seal_each(const char *key, int64_t days, void *arg);

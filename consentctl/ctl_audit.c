@@ -5,6 +5,7 @@
 
 #include "admin/audit.h"
 #include "base/nitems.h"
+#include "admin/seal.h"
 #include "ctl.h"
 
 /* ---- recording ---- */
@@ -93,7 +94,7 @@ seal_chain(struct ctl *c, const char *key)
 	int rc, tries = 0;
 
 	do {
-		rc = store_audit_seal(c->st, key, SEAL_ENTRIES_MAX, ctl_make_seal, NULL, &sealed);
+		rc = store_audit_seal(c->st, key, SEAL_ENTRIES_MAX, seal_make, NULL, &sealed);
 		if (rc == STORE_EXISTS && ++tries < 5)   /* another sealer went first */
 			continue;
 		if (rc == STORE_EXISTS)

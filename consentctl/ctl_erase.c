@@ -5,20 +5,21 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "admin/export.h"
 #include "ctl.h"
 
 /* ---- find ---- */
 
+/* store_row_fn: the entry as a JSON line (arg: the struct export_out). */
 static int
 print_found(const cJSON *row, void *arg)
 {
-	cJSON *e = ctl_export_row(row);
+	cJSON *e = export_entry(row);
 	int rc;
 
-	(void)arg;
 	if (e == NULL)
 		return ctl_say(STORE_ERROR, "out of memory");
-	rc = ctl_export_jsonl(e, NULL);
+	rc = export_row(e, arg);
 	cJSON_Delete(e);
 	return rc;
 }
@@ -27,12 +28,16 @@ int
 cmd_consent_find(struct ctl *c)
 {
 	const char *key = c->operands[0];
+	struct export_out out;
 	char hash[65];
 	int rc;
 
 	if ((rc = ctl_visitor_args(c, hash)) != EXIT_OK)
 		return rc;
-	rc = store_consent_find(c->st, key, hash, print_found, NULL);
+	export_begin(&out, 0, ctl_stdout_write, NULL);
+	rc = store_consent_find(c->st, key, hash, print_found, &out);
+	if (export_end(&out) != 0 && rc == STORE_OK)
+		rc = STORE_ERROR;
 	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, key);
 }
 

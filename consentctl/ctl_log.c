@@ -2,12 +2,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "admin/export.h"
 #include "ctl.h"
 
 int
 cmd_consent_export(struct ctl *c)
 {
 	const char *key = c->operands[0];
+	struct export_out out;
 	char since[32];
 	int csv = 0, rc;
 
@@ -21,10 +23,10 @@ cmd_consent_export(struct ctl *c)
 	}
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
-	if (csv)
-		ctl_csv_header();
-	rc = store_consent_export(c->st, key, c->since != NULL ? since : NULL,
-	    csv ? ctl_export_csv : ctl_export_jsonl, NULL);
+	export_begin(&out, csv, ctl_stdout_write, NULL);
+	rc = store_consent_export(c->st, key, c->since != NULL ? since : NULL, export_row, &out);
+	if (export_end(&out) != 0 && rc == STORE_OK)
+		rc = STORE_ERROR;
 	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, key);
 }
 

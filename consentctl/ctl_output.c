@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "admin/export.h"
+#include "admin/verify.h"
 #include "ctl.h"
 
 /* A value as plain text (caller frees): strings as they are, null "-",
@@ -35,17 +37,13 @@ print_plain(const cJSON *v)
 const char *
 ctl_text_of(const cJSON *row, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, name);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
+	return export_text_of(row, name);
 }
 
 int64_t
 ctl_int_of(const cJSON *row, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, name);
-
-	return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : -1;
+	return export_int_of(row, name);
 }
 
 /* Print a JSON document on stdout (formatted): 0 or EXIT_FAIL. */
@@ -199,130 +197,28 @@ ctl_print_rows(const struct ctl *c, const cJSON *rows, const struct ctl_column *
 	return print_table(rows, cols, ncols);
 }
 
-/* One CSV field (RFC 4180 2.6, 2.7): quoted when it holds a comma, quote,
- * CR or LF, with quotes doubled. */
-static void
-csv_field(const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
-/* The CSV title line: every column of the export, in the store's order
- * (CONTRACT 3), required ones first. */
-void
-ctl_csv_header(void)
-{
-	size_t i;
-
-	for (i = 0; i < store_export_ncolumns; i++)
-		printf("%s%s", i > 0 ? "," : "", store_export_columns[i].name);
-	fputs("\r\n", stdout);
-}
-
-/* Row callback of export: a CSV record, CRLF-terminated (RFC 4180 2.1).
- * Absent and null fields are empty; booleans true/false; categories and
- * numbers as JSON text. */
+/* export.h's writer: bytes to stdout. */
 int
-ctl_export_csv(const cJSON *row, void *arg)
+ctl_stdout_write(void *arg, const char *buf, size_t n)
 {
-	size_t i;
-
 	(void)arg;
-	for (i = 0; i < store_export_ncolumns; i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, store_export_columns[i].name);
-		char *t;
-
-		if (i > 0)
-			putchar(',');
-		if (v == NULL || cJSON_IsNull(v))
-			continue;
-		if (cJSON_IsString(v)) {
-			csv_field(v->valuestring);
-			continue;
-		}
-		if ((t = cJSON_PrintUnformatted(v)) == NULL)
-			return ctl_say(STORE_ERROR, "out of memory");
-		csv_field(t);
-		free(t);
-	}
-	fputs("\r\n", stdout);
-	return 0;
-}
-
-/* Row callback of export: one JSON object per line. */
-int
-ctl_export_jsonl(const cJSON *row, void *arg)
-{
-	char *t = cJSON_PrintUnformatted(row);
-
-	(void)arg;
-	if (t == NULL)
-		return ctl_say(STORE_ERROR, "out of memory");
-	puts(t);
-	free(t);
-	return 0;
-}
-
-/* A log row as the export gives it (categories parsed; no id, no pruned):
- * a new object, or NULL when out of memory. */
-cJSON *
-ctl_export_row(const cJSON *row)
-{
-	cJSON *e = cJSON_CreateObject(), *v;
-	const cJSON *m;
-
-	if (e == NULL)
-		return NULL;
-	cJSON_ArrayForEach(m, row) {
-		if (strcmp(m->string, "id") == 0 || strcmp(m->string, "pruned") == 0)
-			continue;
-		if (strcmp(m->string, "categories") == 0 && cJSON_IsString(m) &&
-		    (v = cJSON_Parse(m->valuestring)) != NULL)
-			;
-		else
-			v = cJSON_Duplicate(m, 1);
-		if (v == NULL || !cJSON_AddItemToObject(e, m->string, v)) {
-			cJSON_Delete(v);
-			cJSON_Delete(e);
-			return NULL;
-		}
-	}
-	return e;
+	return fwrite(buf, 1, n, stdout) == n ? 0 : -1;
 }
 
 int
 ctl_print_verdict(const char *failure, const char *noun, int64_t id, int64_t seal, cJSON *found)
 {
-	int failed = failure[0] != '\0', rc;
-	cJSON *out = cJSON_CreateObject(), *m;
+	return ctl_print_verdict_json(verdict_object(failure, noun, id, seal, found),
+	    failure[0] != '\0');
+}
 
-	if (out == NULL || found == NULL) {
-		cJSON_Delete(out);
-		cJSON_Delete(found);
+int
+ctl_print_verdict_json(cJSON *out, int failed)
+{
+	int rc;
+
+	if (out == NULL)
 		return ctl_say(EXIT_FAIL, "out of memory");
-	}
-	cJSON_AddBoolToObject(out, "ok", !failed);
-	if (failed) {
-		cJSON_AddStringToObject(out, "error", failure);
-		if (id > 0)
-			cJSON_AddNumberToObject(out, noun, (double)id);
-		if (seal > 0)
-			cJSON_AddNumberToObject(out, "seal", (double)seal);
-	} else {
-		while ((m = found->child) != NULL)
-			cJSON_AddItemToObject(out, m->string, cJSON_DetachItemViaPointer(found, m));
-	}
-	cJSON_Delete(found);
 	rc = ctl_print_json(out);
 	cJSON_Delete(out);
 	return rc == EXIT_OK && failed ? EXIT_FAIL : rc;

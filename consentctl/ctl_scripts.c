@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "ctl.h"
-#include "config/defaults.h"
 #include "admin/scriptrules.h"
 #include "base/nitems.h"
 #include "base/uuid.h"
@@ -105,8 +104,8 @@ cmd_scripts_rules(struct ctl *c)
 {
 	const char *key = c->operands[0];
 	int publish = (c->given & OPT_PUBLISH) != 0, rc;
-	cJSON *records = NULL, *doc = NULL, *add = NULL, *unknown = NULL, *rules, *r;
-	struct site site;
+	cJSON *records = NULL, *doc = NULL, *add = NULL, *unknown = NULL, *r;
+	char err[256];
 
 	if (ctl_check_key(key) != 0)
 		return EXIT_USAGE;
@@ -121,25 +120,11 @@ cmd_scripts_rules(struct ctl *c)
 	}
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
-	if ((rc = store_site_get(c->st, key, &site)) != STORE_OK)
-		return ctl_store_failed(rc, key);
-	rc = EXIT_FAIL;
-	doc = site.document != NULL ? cJSON_Parse(site.document) : defaults_config();
-	if (doc == NULL) {
-		ctl_say(EXIT_FAIL, "the stored config of %s is not valid JSON", key);
+	rc = scriptrules_site(c->st, key, &doc, &records, &add, &unknown, err, sizeof(err));
+	if (rc != STORE_OK) {
+		rc = err[0] != '\0' ? ctl_say(EXIT_FAIL, "%s", err) : ctl_store_failed(rc, key);
 		goto out;
 	}
-	if ((records = cJSON_CreateArray()) == NULL) {
-		ctl_say(EXIT_FAIL, "out of memory");
-		goto out;
-	}
-	if ((rc = store_scripts_list(c->st, key, ctl_collect, records)) != STORE_OK) {
-		rc = ctl_store_failed(rc, key);
-		goto out;
-	}
-	rc = EXIT_FAIL;
-	if (scriptrules_suggest(doc, records, &add, &unknown) != 0)
-		goto out;
 	cJSON_ArrayForEach(r, unknown) {
 		const char *cat = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r,
 		    "category"));
@@ -161,21 +146,10 @@ cmd_scripts_rules(struct ctl *c)
 		rc = ctl_say(EXIT_OK, "no rule to add to the config of %s; nothing published", key);
 		goto out;
 	}
-	rules = cJSON_GetObjectItemCaseSensitive(doc, "scriptRules");
-	if (rules == NULL && (rules = cJSON_AddArrayToObject(doc, "scriptRules")) == NULL) {
-		ctl_say(EXIT_FAIL, "out of memory");
+	if (scriptrules_append(doc, add, err, sizeof(err)) != 0) {
+		rc = ctl_say(EXIT_FAIL, "%s", err);
 		goto out;
 	}
-	if (!cJSON_IsArray(rules)) {
-		ctl_say(EXIT_FAIL, "invalid config: scriptRules must be an array");
-		goto out;
-	}
-	while ((r = cJSON_DetachItemFromArray(add, 0)) != NULL)
-		if (!cJSON_AddItemToArray(rules, r)) {
-			cJSON_Delete(r);
-			ctl_say(EXIT_FAIL, "out of memory");
-			goto out;
-		}
 	c->audit.skip = 0;
 	rc = ctl_publish_json(c, key, doc);
 out:
@@ -183,6 +157,5 @@ out:
 	cJSON_Delete(add);
 	cJSON_Delete(records);
 	cJSON_Delete(doc);
-	store_site_clear(&site);
 	return rc;
 }

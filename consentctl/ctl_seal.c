@@ -4,62 +4,19 @@
 #include <string.h>
 
 #include "ctl.h"
-#include "proof/chain.h"
+#include "admin/seal.h"
 
 /* ---- seal ---- */
 
 int
-ctl_make_seal(void *arg, const char *key, const struct store_leaf *l, size_t n,
-          struct store_seal *s)
-{
-	const char **d = malloc(n * sizeof(*d));
-	struct proof_seal ps;
-	int rc;
-
-	(void)arg;
-	if (d == NULL)
-		return ctl_say(-1, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		d[i] = l[i].digest;
-	memset(&ps, 0, sizeof(ps));
-	ps.seq = s->seq;
-	memcpy(ps.sealed_at, s->sealed_at, sizeof(ps.sealed_at));
-	memcpy(ps.prev, s->prev, 65);
-	if ((rc = chain_seal(key, d, n, &ps, s->hash)) == 0) {
-		memcpy(s->root, ps.root, 65);
-		s->tree_size = ps.tree_size;
-	}
-	free(d);
-	return rc;
-}
-
-int
 ctl_seal_site(struct ctl *c, const char *key, int64_t *total)
 {
-	int64_t sealed, sealed_any = 0;
-	int rc, tries = 0;
+	int rc = seal_site(c->st, key, total);
 
-	do {
-		/* The first seal looks back SEAL_SLACK_SECONDS before the last
-		 * one's last entry (entries committed late); the next ones of
-		 * this run go on where the one before ended. */
-		rc = store_seal(c->st, key, SEAL_ENTRIES_MAX, sealed_any == 0 ?
-		    SEAL_SLACK_SECONDS : 0, ctl_make_seal, NULL, &sealed);
-		sealed_any += rc == STORE_OK ? sealed : 0;
-		if (rc == STORE_EXISTS && ++tries < 5)   /* another sealer went first */
-			continue;
-		if (rc != STORE_OK)
-			return rc == STORE_EXISTS
-			    ? ctl_say(EXIT_FAIL, "seal of %s: another seal ran at the same time; "
-			        "run it again", key)
-			    : ctl_store_failed(rc, key);
-		/* A full seal may have left more; a partial one took all there
-		 * were, and entries arriving meanwhile wait for the next run (else
-		 * a steady stream of consents would keep this loop going). */
-	} while (rc == STORE_EXISTS || sealed == SEAL_ENTRIES_MAX);
-	if (total != NULL)
-		*total = sealed_any;
-	return EXIT_OK;
+	if (rc == STORE_EXISTS)
+		return ctl_say(EXIT_FAIL, "seal of %s: another seal ran at the same time; "
+		    "run it again", key);
+	return rc == STORE_OK ? EXIT_OK : ctl_store_failed(rc, key);
 }
 
 int

@@ -9,7 +9,8 @@
 #                      the cookie $COOKIE and X-CSRF-Token $CSRF when set;
 #                      VAR=value (after the helper's) wins.  As cgi: $T/status,
 #                      $T/headers, $T/body; an answer without ADMIN.md 4's
-#                      headers (or with a CORS one) is a "not ok" line.
+#                      headers (or with a CORS one) is a "not ok" line; a
+#                      download's Content-Type is $API_TYPE when set.
 #   totp SECRET [TIME] the 6-digit code of a base32 secret at TIME (default
 #                      CONSENT_TEST_NOW, else now)
 #   admin_setup NAME PASSWORD
@@ -63,8 +64,9 @@ api() {
 	    ${CONSENT_DATA_DIR:+CONSENT_DATA_DIR="$CONSENT_DATA_DIR"} \
 	    ${_vars[@]+"${_vars[@]}"} "$_m" "$ADMIN_PROG" "$_q" "$_body"
 	# ADMIN.md 4: every answer of the API has these, whatever it says.
-	awk 'BEGIN { n = 0 } { sub(/\r$/, "") }
-	     $0 == "Content-Type: application/json; charset=utf-8" ||
+	awk -v ct="Content-Type: ${API_TYPE:-application/json; charset=utf-8}" \
+	    'BEGIN { n = 0 } { sub(/\r$/, "") }
+	     $0 == ct ||
 	     $0 == "Cache-Control: no-store" || $0 == "X-Content-Type-Options: nosniff" ||
 	     $0 == "Referrer-Policy: no-referrer" ||
 	     $0 == "Content-Security-Policy: default-src '"'"'none'"'"'; frame-ancestors '"'"'none'"'"'" { n++ }

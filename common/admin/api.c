@@ -64,6 +64,23 @@ static const struct route routes[] = {
 	{ API_POST, "sites/{key}/configs", R_SESSION | R_BIG, route_configs_publish },
 	{ API_GET, "sites/{key}/configs/{version}", R_SESSION, route_config_get },
 	{ API_POST, "sites/{key}/preview", R_SESSION | R_BIG, route_preview },
+	/* api_scripts.c, api_log.c, api_proof.c: issue 26 (the role and the
+	 * re-authentication are the handler's: the role is checked first). */
+	{ API_GET, "sites/{key}/scripts", R_SESSION, route_scripts_list },
+	{ API_POST, "sites/{key}/syncs", R_SESSION, route_syncs_start },
+	{ API_GET, "sites/{key}/syncs/{id}", R_SESSION, route_sync_get },
+	{ API_GET, "sites/{key}/rules", R_SESSION, route_rules_get },
+	{ API_POST, "sites/{key}/rules", R_SESSION, route_rules_publish },
+	{ API_GET, "sites/{key}/consents", R_SESSION, route_consents_list },
+	{ API_GET, "sites/{key}/consents/export", R_SESSION, route_consents_export },
+	{ API_GET, "sites/{key}/receipt", R_SESSION, route_receipt },
+	{ API_POST, "sites/{key}/erase", R_SESSION, route_erase },
+	{ API_GET, "sites/{key}/proof", R_SESSION, route_proof },
+	{ API_POST, "sites/{key}/seal", R_SESSION, route_seal },
+	{ API_POST, "sites/{key}/verify", R_SESSION, route_verify },
+	{ API_POST, "sites/{key}/purge", R_SESSION, route_purge },
+	{ API_GET, "sites/{key}/report", R_SESSION, route_report },
+	{ API_GET, "backup", R_SESSION | R_OWNER_ALL | R_REAUTH, route_backup },
 };
 
 static const char *const method_names[] = {
@@ -86,6 +103,7 @@ reason(int status)
 	case 413: return "Content Too Large";
 	case 415: return "Unsupported Media Type";
 	case 429: return "Too Many Requests";
+	case 501: return "Not Implemented";
 	default:  return "Internal Server Error";
 	}
 }
@@ -133,6 +151,35 @@ api_answer(struct api *a, int status, cJSON *body)
 	free(all);
 	free(text);
 	return rc;
+}
+
+int
+api_download(struct api *a, const char *type, const char *filename)
+{
+	char head[1024 + sizeof(a->extra)];
+	int n;
+
+	if (a->sent)
+		return 0;
+	if (strspn(filename, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+	    != strlen(filename) || strpbrk(type, "\r\n") != NULL)
+		return api_error(a, 500, "Internal server error");
+	n = snprintf(head, sizeof(head),
+	    "Status: 200 OK\r\n"
+	    "Content-Type: %s\r\n"
+	    "Content-Disposition: attachment; filename=\"%s\"\r\n"
+	    "Cache-Control: no-store\r\n"
+	    "X-Content-Type-Options: nosniff\r\n"
+	    "Referrer-Policy: no-referrer\r\n"
+	    "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
+	    "%s"
+	    "\r\n",
+	    type, filename, a->extra);
+	if (n < 0 || (size_t)n >= sizeof(head))
+		return api_error(a, 500, "Internal server error");
+	a->sent = 1;
+	a->status = 200;
+	return io_write(head, (size_t)n);
 }
 
 int
@@ -220,6 +267,29 @@ api_answer_rows(struct api *a, const char *name, int rc, cJSON *rows)
 		return api_error(a, 500, "Internal server error");
 	}
 	return api_answer(a, 200, o);
+}
+
+int
+api_query_int(const struct api *a, const char *name, int64_t lo, int64_t hi, int64_t *out)
+{
+	char buf[24], *end;
+	long long v;
+
+	switch (http_query_param(a->req.query, name, buf, sizeof(buf))) {
+	case HTTP_PARAM_ABSENT:
+		return 0;
+	case HTTP_PARAM_FOUND:
+		break;
+	default:
+		return -1;
+	}
+	if (buf[0] < '0' || buf[0] > '9')
+		return -1;
+	v = strtoll(buf, &end, 10);
+	if (*end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 1;
 }
 
 static enum api_role

@@ -86,6 +86,18 @@ int api_answer_rows(struct api *a, const char *name, int rc, cJSON *rows);
  * own or validated (no CR, LF or NUL: refused with -1). */
 int api_header(struct api *a, const char *name, const char *value);
 
+/* A query parameter as a whole number in [lo, hi]: 1 set (*out), 0
+ * absent, -1 malformed. */
+int api_query_int(const struct api *a, const char *name, int64_t lo, int64_t hi, int64_t *out);
+
+/*
+ * A download's answer (ADMIN.md 4): status 200, ADMIN.md 4's headers but
+ * Content-Type, which is type, and Content-Disposition: attachment with
+ * filename (the program's own text: [A-Za-z0-9._-]), no Content-Length;
+ * the body follows through io_write().  0, or -1 if the output failed.
+ */
+int api_download(struct api *a, const char *type, const char *filename);
+
 /* The dashboard's own origin, from the server's variables
  * (api_own_origin() of HTTP_HOST, HTTPS, REQUEST_SCHEME): the Origin a
  * request must carry, and the script tag's base (api_sites.c).  0, or
@@ -152,6 +164,24 @@ void route_configs_list(struct api *a);
 void route_configs_publish(struct api *a);
 void route_config_get(struct api *a);
 void route_preview(struct api *a);
+/* api_scripts.c: */
+void route_scripts_list(struct api *a);
+void route_syncs_start(struct api *a);
+void route_sync_get(struct api *a);
+void route_rules_get(struct api *a);
+void route_rules_publish(struct api *a);
+/* api_log.c: */
+void route_consents_list(struct api *a);
+void route_consents_export(struct api *a);
+void route_receipt(struct api *a);
+void route_erase(struct api *a);
+/* api_proof.c: */
+void route_proof(struct api *a);
+void route_seal(struct api *a);
+void route_verify(struct api *a);
+void route_purge(struct api *a);
+void route_report(struct api *a);
+void route_backup(struct api *a);
 
 /* One request of cgi-bin/admin (serve.h's handle()). */
 void api_request(void);

@@ -261,31 +261,6 @@ route_user_delete(struct api *a)
 		changed(a, 200, "user.remove", name, NULL);
 }
 
-/* A query parameter as a whole number in [lo, hi]: 1 set, 0 absent,
- * -1 malformed. */
-static int
-query_int(const struct api *a, const char *name, int64_t lo, int64_t hi, int64_t *out)
-{
-	char buf[24], *end;
-	long long v;
-
-	switch (http_query_param(a->req.query, name, buf, sizeof(buf))) {
-	case HTTP_PARAM_ABSENT:
-		return 0;
-	case HTTP_PARAM_FOUND:
-		break;
-	default:
-		return -1;
-	}
-	if (buf[0] < '0' || buf[0] > '9')
-		return -1;
-	v = strtoll(buf, &end, 10);
-	if (*end != '\0' || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 1;
-}
-
 /*
  * GET audit (ADMIN.md 5 and 8): ?site=KEY, that site's records, for its
  * owners; without it, every record, for owners of every site.  Newest
@@ -320,8 +295,8 @@ route_audit_list(struct api *a)
 		api_error(a, 404, "Site not found");
 		return;
 	}
-	if (query_int(a, "before", 1, INT64_MAX, &before) < 0 ||
-	    query_int(a, "limit", 1, AUDIT_PAGE_MAX, &limit) < 0) {
+	if (api_query_int(a, "before", 1, INT64_MAX, &before) < 0 ||
+	    api_query_int(a, "limit", 1, AUDIT_PAGE_MAX, &limit) < 0) {
 		api_error(a, 400, "before and limit must be positive whole numbers (limit at most 200)");
 		return;
 	}

@@ -10,6 +10,8 @@
 #include "admin/report.h"
 #include "admin/scriptrules.h"
 #include "base/nitems.h"
+#include "config/defaults.h"
+#include "input/valid.h"
 #include "input/valid.h"
 
 static const char *const actions[] = {"opt_in", "opt_out", "partial", "acknowledge"};
@@ -445,4 +447,51 @@ oom:
 	free(json);
 	free(out);
 	return NULL;
+}
+
+void
+report_now(char today[11], char iso[32])
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(today, 11, "%Y-%m-%d", &tm);
+	strftime(iso, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(iso + 19, 13, ".%03dZ", (int)(ts.tv_nsec / 1000000L) % 1000);
+}
+
+int
+report_site(struct store *st, const char *key, const struct report_period *p,
+            const char *cap_env, const char *at, cJSON **doc, int *cap_malformed,
+            char *err, size_t errsz)
+{
+	cJSON *config = NULL, *fig = NULL;
+	struct site site;
+	int64_t cap;
+	int rc;
+
+	*doc = NULL;
+	*cap_malformed = 0;
+	err[0] = '\0';
+	if ((rc = store_site_get(st, key, &site)) != STORE_OK)
+		return rc;
+	/* The built-in document without its texts is enough: the report reads
+	 * its categories and scriptRules. */
+	if ((config = site.document != NULL ? cJSON_Parse(site.document) : defaults_skeleton()) == NULL) {
+		snprintf(err, errsz, "the stored config of %s is not valid JSON", key);
+		rc = STORE_ERROR;
+		goto out;
+	}
+	if ((rc = store_report(st, key, p->from, p->to, &fig)) != STORE_OK)
+		goto out;
+	cap = valid_cap_in_force(site.mau_cap, cap_env, cap_malformed);
+	*cap_malformed = *cap_malformed && site.free_tier;
+	if ((*doc = report_document(fig, p, &site, cap, config, at)) == NULL)
+		rc = STORE_ERROR;
+out:
+	cJSON_Delete(config);
+	store_site_clear(&site);
+	return rc;
 }

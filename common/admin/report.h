@@ -50,4 +50,20 @@ cJSON *report_document(cJSON *figures, const struct report_period *p,
 #define REPORT_MARKER "@REPORT_JSON@"
 char *report_html(const char *tmpl, const cJSON *doc);
 
+/* Today's UTC date and the time now in the stored form. */
+void report_now(char today[11], char iso[32]);
+
+/*
+ * The report document of site key over period p, made at at: its
+ * config (the published one, else the built-in skeleton), store_report()'s
+ * figures, and the cap in force (valid_cap_in_force() of the site's own
+ * and cap_env, CONSENT_MAU_CAP's value; *cap_malformed when a free site's
+ * cap came from a malformed one).  STORE_OK with *doc (caller owns);
+ * STORE_NOTFOUND for an unknown site; STORE_ERROR with why in err ("" when
+ * reported).
+ */
+int report_site(struct store *st, const char *key, const struct report_period *p,
+                const char *cap_env, const char *at, cJSON **doc, int *cap_malformed,
+                char *err, size_t errsz);
+
 #endif

@@ -1,4 +1,5 @@
 /* scriptrules.c: the scriptRules a site's recorded script domains call for (consentctl scripts rules). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,6 +7,8 @@
 #include "input/origin.h"
 #include "config/resolve.h"
 #include "admin/scriptrules.h"
+#include "config/defaults.h"
+#include "store/store_admin.h"
 #include "input/tracker.h"
 
 /* A recorded domain the tracker database knows. */
@@ -158,4 +161,67 @@ out:
 		*add = *unknown = NULL;
 	}
 	return rc;
+}
+
+/* store_row_fn: a copy of each script record in the array arg. */
+static int
+keep_record(const cJSON *row, void *arg)
+{
+	cJSON *copy = cJSON_Duplicate(row, 1);
+
+	if (copy == NULL || !cJSON_AddItemToArray(arg, copy)) {
+		cJSON_Delete(copy);
+		return STORE_ERROR;
+	}
+	return 0;
+}
+
+int
+scriptrules_site(struct store *st, const char *key, cJSON **doc, cJSON **records,
+                 cJSON **add, cJSON **unknown, char *err, size_t errsz)
+{
+	struct site site;
+	int rc;
+
+	*doc = *records = *add = *unknown = NULL;
+	err[0] = '\0';
+	if ((rc = store_site_get(st, key, &site)) != STORE_OK)
+		return rc;
+	*doc = site.document != NULL ? cJSON_Parse(site.document) : defaults_config();
+	store_site_clear(&site);
+	if (*doc == NULL) {
+		snprintf(err, errsz, "the stored config of %s is not valid JSON", key);
+		return STORE_ERROR;
+	}
+	if ((*records = cJSON_CreateArray()) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return STORE_ERROR;
+	}
+	if ((rc = store_scripts_list(st, key, keep_record, *records)) != STORE_OK)
+		return rc;
+	if (scriptrules_suggest(*doc, *records, add, unknown) != 0)
+		return STORE_ERROR;
+	return STORE_OK;
+}
+
+int
+scriptrules_append(cJSON *doc, cJSON *add, char *err, size_t errsz)
+{
+	cJSON *rules = cJSON_GetObjectItemCaseSensitive(doc, "scriptRules"), *r;
+
+	if (rules == NULL && (rules = cJSON_AddArrayToObject(doc, "scriptRules")) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	if (!cJSON_IsArray(rules)) {
+		snprintf(err, errsz, "invalid config: scriptRules must be an array");
+		return -1;
+	}
+	while ((r = cJSON_DetachItemFromArray(add, 0)) != NULL)
+		if (!cJSON_AddItemToArray(rules, r)) {
+			cJSON_Delete(r);
+			snprintf(err, errsz, "out of memory");
+			return -1;
+		}
+	return 0;
 }

@@ -2,6 +2,8 @@
 #ifndef CONSENT_SCRIPTRULES_H
 #define CONSENT_SCRIPTRULES_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 /*
@@ -34,5 +36,20 @@ int scriptrules_suggest(const cJSON *doc, const cJSON *records, cJSON **add,
 /* Whether host is matched by the scriptRules pattern as the SDK matches
  * (SDK.md 5, as above): 1 or 0. */
 int scriptrules_match(const char *host, const char *pattern);
+
+/*
+ * What scripts rules works on for site key: *doc its config (the published
+ * document, else the built-in defaults), *records its script records
+ * (store_scripts_list), and scriptrules_suggest()'s *add and *unknown over
+ * them; the caller frees all four whatever is returned.  STORE_OK;
+ * STORE_NOTFOUND for an unknown site; STORE_ERROR with why in err ("" when
+ * the store reported it).
+ */
+struct store;
+int scriptrules_site(struct store *st, const char *key, cJSON **doc, cJSON **records,
+                     cJSON **add, cJSON **unknown, char *err, size_t errsz);
+/* The rules of add moved to the end of doc's scriptRules (made when
+ * absent): 0, or -1 with why in err. */
+int scriptrules_append(cJSON *doc, cJSON *add, char *err, size_t errsz);
 
 #endif

@@ -100,10 +100,11 @@ struct walker {
 	int rc;                       /* fn's non-zero return, or -1 (reported) */
 };
 
-/* Seal w->seq, in row, against its leaves and the seal before: the fault,
- * or CHAIN_OK with its hash in hash (unless k->rc was set). */
+/* Seal w->seq, in row, against its leaves (only when leaves) and the seal
+ * before: the fault, or CHAIN_OK with its hash in hash (unless k->rc was
+ * set). */
 static enum chain_fault
-check_seal(struct walker *k, const cJSON *row, struct chain_walk *w, char hash[65])
+check_seal(struct walker *k, const cJSON *row, struct chain_walk *w, int leaves, char hash[65])
 {
 	struct chain_leaves *l = &k->leaves;
 	struct proof_seal s;
@@ -111,6 +112,8 @@ check_seal(struct walker *k, const cJSON *row, struct chain_walk *w, char hash[6
 
 	if (seal_of(row, &s) != 0 || s.seq != w->seq)
 		return CHAIN_MALFORMED;
+	if (!leaves)
+		goto links;
 	leaves_clear(l);
 	if ((k->rc = k->fn(k->arg, w->seq, l)) != 0)
 		return CHAIN_LEAF;
@@ -123,6 +126,7 @@ check_seal(struct walker *k, const cJSON *row, struct chain_walk *w, char hash[6
 		goto error;
 	if (strcmp(root, s.root) != 0)
 		return CHAIN_ROOT;
+links:
 	if (strcmp(s.prev, k->prev) != 0)
 		return CHAIN_PREV;
 	if (proof_seal_hash(k->key, &s, hash) != 0)
@@ -139,16 +143,36 @@ int
 chain_walk(const char *key, const cJSON *seals, const char *head, chain_leaves_fn fn,
            void *arg, struct chain_walk *w)
 {
+	return chain_walk_part(key, seals, head, 1, 0, fn, arg, w, NULL);
+}
+
+int
+chain_walk_part(const char *key, const cJSON *seals, const char *head, int64_t from,
+                int64_t budget, chain_leaves_fn fn, void *arg, struct chain_walk *w,
+                int64_t *next)
+{
 	struct walker k = { key, fn, arg, { 0 }, "", 0 };
 	const cJSON *row;
 	char hash[65];
+	int64_t checked = 0;
 
 	memset(w, 0, sizeof(*w));
+	if (next != NULL)
+		*next = 0;
 	memcpy(k.prev, proof_no_seal, 65);
 	cJSON_ArrayForEach(row, seals) {
-		w->seq++;
-		if ((w->fault = check_seal(&k, row, w, hash)) != CHAIN_OK || k.rc != 0)
+		int leaves = w->seq + 1 >= from;
+
+		if (leaves && budget > 0 && checked >= budget) {
+			if (next != NULL)
+				*next = w->seq + 1;
 			break;
+		}
+		w->seq++;
+		if ((w->fault = check_seal(&k, row, w, leaves, hash)) != CHAIN_OK || k.rc != 0)
+			break;
+		if (leaves)
+			checked += (int64_t)k.leaves.n;
 		memcpy(k.prev, hash, 65);
 		if (head != NULL && strcmp(head, hash) == 0)
 			w->found_head = 1;

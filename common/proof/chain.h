@@ -79,6 +79,18 @@ int chain_walk(const char *key, const cJSON *seals, const char *head,
                chain_leaves_fn fn, void *arg, struct chain_walk *w);
 
 /*
+ * chain_walk() in steps: the seals before from (1: none) are checked by
+ * their fields' hash and their link to the seal before, without their
+ * leaves; from seal from on, in full, until the leaves checked reach
+ * budget (0: no bound).  *next (may be NULL) receives the seal the next
+ * step starts at, 0 when the walk reached the end (or stopped at a fault).
+ * found_head covers the seals walked.
+ */
+int chain_walk_part(const char *key, const cJSON *seals, const char *head, int64_t from,
+                    int64_t budget, chain_leaves_fn fn, void *arg, struct chain_walk *w,
+                    int64_t *next);
+
+/*
  * The fault as one line ("seal 3: its root does not match its entries"),
  * noun naming the leaves ("entries"); "" for CHAIN_OK.
  */

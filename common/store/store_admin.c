@@ -53,6 +53,26 @@ const struct store_column store_export_columns[] = {
 };
 const size_t store_export_ncolumns = nitems(store_export_columns);
 
+const struct store_column store_page_columns[] = {
+	{"id", ST_INT, 0}, LOG_COLUMN_LIST(ST_JSON)
+};
+const size_t store_page_ncolumns = nitems(store_page_columns);
+
+void
+store_page_upper(const struct store_log_filter *f, const char **at, int64_t *id)
+{
+	if (f->before_at != NULL) {
+		*at = f->before_at;
+		*id = f->before_id;
+	} else if (f->to != NULL) {
+		*at = f->to;
+		*id = 0;
+	} else {
+		*at = "~";
+		*id = INT64_MAX;
+	}
+}
+
 const struct store_column store_log_columns[] = {
 	LOG_ROW_COLUMN_LIST,
 };

@@ -343,4 +343,41 @@ int store_copy_end(struct store *st, int commit);
  * known), sha256.  STORE_NOTFOUND for an unknown site. */
 int store_config_history(struct store *st, const char *key, store_row_fn fn, void *arg);
 
+/* ---- the dashboard's consent log (common/admin/api_log.c) ---- */
+
+/*
+ * One page of a site's consent log, newest first (created_at, then id,
+ * descending), filtered: every member a filter when set (NULL, -1: none).
+ * Times are the stored form or a prefix of it; [from, to).  gpc: 0 not
+ * sent, 1 sent, 2 not recorded.  before_at/before_id: only the rows
+ * strictly before that (created_at, id), the keyset of the page before.
+ * At most limit rows, each "id" then the export's columns
+ * (store_page_columns).  STORE_NOTFOUND for an unknown site.
+ */
+struct store_log_filter {
+	const char *from, *to;
+	const char *event_type, *event_action, *region, *country;
+	int gpc;
+	int64_t version;
+	const char *before_at;
+	int64_t before_id;
+	int limit;
+};
+int store_consent_page(struct store *st, const char *key, const struct store_log_filter *f,
+                       store_row_fn fn, void *arg);
+extern const struct store_column store_page_columns[];
+extern const size_t store_page_ncolumns;
+/*
+ * A consistent copy of the whole database into the file path (new or
+ * empty), made while writers go on: SQLite's online backup API.
+ * STORE_OK or STORE_ERROR (reported; the PostgreSQL store has none:
+ * pg_dump is its tool).
+ */
+int store_backup(struct store *st, const char *path);
+
+/* The page's upper end as one row value, for both backends: the cursor's
+ * (before_at, before_id), else (to, 0), else ("~", INT64_MAX), after
+ * every stored time.  *at points into f or at a static string. */
+void store_page_upper(const struct store_log_filter *f, const char **at, int64_t *id);
+
 #endif

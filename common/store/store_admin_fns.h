@@ -169,3 +169,9 @@ STORE_FN(int, account_purge, (struct store *st, int64_t now), (st, now))
 /* The dashboard's sites and configs (common/admin/api_configs.c). */
 STORE_FN(int, config_history, (struct store *st, const char *key, store_row_fn fn, void *arg),
          (st, key, fn, arg))
+
+/* The dashboard's consent log (common/admin/api_log.c). */
+STORE_FN(int, consent_page, (struct store *st, const char *key,
+                             const struct store_log_filter *f, store_row_fn fn, void *arg),
+         (st, key, f, fn, arg))
+STORE_FN(int, backup, (struct store *st, const char *path), (st, path))

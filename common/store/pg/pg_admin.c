@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "store/pg/pg_store.h"
 #include "store/store_rows.h"
 
@@ -211,4 +212,15 @@ pg_site_id(struct store *st, const char *key, int lock, int64_t *id)
 	return pg_run_int64(st, lock ? "SELECT id FROM sites WHERE site_key = $1 FOR NO KEY UPDATE"
 	                         : "SELECT id FROM sites WHERE site_key = $1",
 	    1, p, id, "site lookup");
+}
+
+/* No copy of a PostgreSQL database here: pg_dump makes one
+ * (docs/postgres.md). */
+int
+pg_store_backup(struct store *st, const char *path)
+{
+	(void)st;
+	(void)path;
+	log_error("a backup of a PostgreSQL database is pg_dump's");
+	return STORE_ERROR;
 }

@@ -99,3 +99,39 @@ pg_store_stats(struct store *st, const char *key, cJSON **out)
 	return pg_one_row(st, sql, PG_NPARAMS(p), p, stats_columns,
 	    nitems(stats_columns), out, "stats");
 }
+
+/* As SQLite's (sqlite_log.c), in one round trip: the row value bounds the
+ * walk of consent_log_site_created backwards. */
+int
+pg_store_consent_page(struct store *st, const char *key, const struct store_log_filter *f,
+                      store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT l.id AS id, " LOG_FIELDS " FROM " LOG_FROM
+	    " WHERE l.site_id = (SELECT id FROM sites WHERE site_key = $1)"
+	    " AND l.created_at >= $2::text AND (l.created_at, l.id) < ($3::text, $4::bigint)"
+	    " AND ($5::text IS NULL OR l.event_type = $5::text)"
+	    " AND ($6::text IS NULL OR l.event_action = $6::text)"
+	    " AND ($7::text IS NULL OR l.region = $7::text)"
+	    " AND ($8::text IS NULL OR l.country = $8::text)"
+	    " AND ($9::int IS NULL OR ($9::int = 2 AND l.gpc IS NULL) OR l.gpc = $9::int)"
+	    " AND ($10::bigint IS NULL OR l.published_version = $10::bigint)"
+	    " ORDER BY l.created_at DESC, l.id DESC LIMIT $11::int";
+	char upto_id_t[24], gpc_t[24], version_t[24], limit_t[24];
+	const char *upto;
+	int64_t upto_id;
+
+	store_page_upper(f, &upto, &upto_id);
+	{
+		const char *const p[] = {
+			key, f->from != NULL ? f->from : "", upto, pg_int_text(upto_id_t, upto_id),
+			f->event_type, f->event_action, f->region, f->country,
+			f->gpc >= 0 ? pg_int_text(gpc_t, f->gpc) : NULL,
+			f->version >= 0 ? pg_int_text(version_t, f->version) : NULL,
+			pg_int_text(limit_t, f->limit),
+		};
+
+		return pg_site_rows(st, sql, PG_NPARAMS(p), p, store_page_columns,
+		    store_page_ncolumns, fn, arg, "consent page");
+	}
+}

@@ -1,6 +1,7 @@
 /* sqlite_admin.c: the SQLite store's admin table, apart from its request path, and the helpers only its admin statements use. */
 #include <string.h>
 
+#include "base/log.h"
 #include "store/sqlite/sqlite_store.h"
 #include "store/store_rows.h"
 
@@ -220,4 +221,44 @@ sqlite_site_int64(struct store *st, const char *key, const char *sql, int64_t *v
 	rc = sqlite_step_int64(st, q, v, what);
 	sqlite3_finalize(q);
 	return rc;
+}
+
+/*
+ * The whole database into path by SQLite's online backup API, in one
+ * step: it reads one snapshot (WAL readers do not block writers), so the
+ * copy is consistent whatever is written meanwhile.
+ */
+int
+sqlite_store_backup(struct store *st, const char *path)
+{
+	sqlite3 *dest = NULL;
+	sqlite3_backup *b;
+	int rc;
+
+	if (sqlite3_open_v2(path, &dest, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
+	    != SQLITE_OK) {
+		log_error("backup: cannot open %s: %s", path,
+		    dest != NULL ? sqlite3_errmsg(dest) : "no memory");
+		sqlite3_close(dest);
+		return STORE_ERROR;
+	}
+	if ((b = sqlite3_backup_init(dest, "main", st->db, "main")) == NULL) {
+		log_error("backup: %s", sqlite3_errmsg(dest));
+		sqlite3_close(dest);
+		return STORE_ERROR;
+	}
+	rc = sqlite3_backup_step(b, -1);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		log_error("backup: %s", sqlite3_errstr(rc));
+		sqlite3_close(dest);
+		return STORE_ERROR;
+	}
+	/* A file that stands alone: no WAL beside it. */
+	if (sqlite3_exec(dest, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL) != SQLITE_OK) {
+		log_error("backup: %s", sqlite3_errmsg(dest));
+		sqlite3_close(dest);
+		return STORE_ERROR;
+	}
+	return sqlite3_close(dest) == SQLITE_OK ? STORE_OK : STORE_ERROR;
 }

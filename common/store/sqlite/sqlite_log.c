@@ -72,3 +72,52 @@ sqlite_store_stats(struct store *st, const char *key, cJSON **out)
 	sqlite3_finalize(q);
 	return rc;
 }
+
+/*
+ * The dashboard's page of the log.  The upper end is one row value
+ * (created_at, id): the cursor's, else the period's end (to, 0), else one
+ * after every stored time; so the walk of consent_log_site_time (whose
+ * rowid is id) goes backwards from it and stops at from.  The other
+ * filters are tested on the rows the walk reaches.
+ */
+int
+sqlite_store_consent_page(struct store *st, const char *key, const struct store_log_filter *f,
+                          store_row_fn fn, void *arg)
+{
+	static const char sql[] =
+	    "SELECT l.id AS id, " LOG_FIELDS " FROM " LOG_FROM
+	    " WHERE l.site_id = ?1 AND l.created_at >= ?2 AND (l.created_at, l.id) < (?3, ?4)"
+	    " AND (?5 IS NULL OR l.event_type = ?5)"
+	    " AND (?6 IS NULL OR l.event_action = ?6)"
+	    " AND (?7 IS NULL OR l.region = ?7)"
+	    " AND (?8 IS NULL OR l.country = ?8)"
+	    " AND (?9 IS NULL OR (?9 = 2 AND l.gpc IS NULL) OR l.gpc = ?9)"
+	    " AND (?10 IS NULL OR l.published_version = ?10)"
+	    " ORDER BY l.created_at DESC, l.id DESC LIMIT ?11";
+	sqlite3_stmt *q = NULL;
+	const char *upto;
+	int64_t id, upto_id;
+	int rc;
+
+	store_page_upper(f, &upto, &upto_id);
+	if ((rc = sqlite_site_id(st, key, &id)) != STORE_OK)
+		return rc;
+	if (sqlite_db_prepare(st->db, sql, &q) != 0)
+		return STORE_ERROR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite_db_bind_text(q, 2, f->from != NULL ? f->from : "");
+	sqlite_db_bind_text(q, 3, upto);
+	sqlite3_bind_int64(q, 4, upto_id);
+	sqlite_db_bind_text(q, 5, f->event_type);
+	sqlite_db_bind_text(q, 6, f->event_action);
+	sqlite_db_bind_text(q, 7, f->region);
+	sqlite_db_bind_text(q, 8, f->country);
+	if (f->gpc >= 0)
+		sqlite3_bind_int(q, 9, f->gpc);
+	if (f->version >= 0)
+		sqlite3_bind_int64(q, 10, f->version);
+	sqlite3_bind_int(q, 11, f->limit);
+	rc = sqlite_walk(st, q, store_page_columns, store_page_ncolumns, fn, arg, "consent page");
+	sqlite3_finalize(q);
+	return rc;
+}
