@@ -21,17 +21,16 @@ export function Log({ site }) {
 	const [f, set] = useForm({ from: '', to: '', event: '', action: '', region: '', country: '', gpc: '', version: '' });
 	const [filters, setFilters] = useState(null);
 	const [pages, setPages] = useState(['']);
-	const [rows, setRows] = useState(null);
-	const [next, setNext] = useState('');
+	const [shown, setShown] = useState(null); // {n: page number, rows, next}
 	const [err, setErr] = useState('');
 	const q = (cursor) => query({ ...filters, cursor, limit: 50 });
 	useEffect(() => {
 		if (!filters) return;
 		(async () => {
 			const r = await get(path('sites', site, 'consents') + q(pages[pages.length - 1]));
+			const ok = r.status === 200 && Array.isArray(r.body.entries);
 			setErr(problem(r));
-			setRows(r.status === 200 && Array.isArray(r.body.entries) ? r.body.entries : []);
-			setNext(r.status === 200 && r.body.next != null ? String(r.body.next) : '');
+			setShown({ n: pages.length, rows: ok ? r.body.entries : [], next: ok && r.body.next != null ? String(r.body.next) : '' });
 		})();
 	}, [filters, pages]);
 	useEffect(() => { if (role >= ROLE.owner && !filters) setFilters({}); }, [role]);
@@ -56,11 +55,11 @@ export function Log({ site }) {
 			<${Field} label="Config version" type="number" min="0" value=${f.version} onInput=${set('version')} />
 			<button class="primary">Show</button>
 		</form>
-		${rows && html`<${Entries} rows=${rows} />
+		${shown && html`<${Entries} rows=${shown.rows} />
 		<p class="actions">
-			${pages.length > 1 && html`<button type="button" onClick=${() => setPages(pages.slice(0, -1))}>Previous page</button>`}
-			${next && html`<button type="button" onClick=${() => setPages(pages.concat(next))}>Next page</button>`}
-			<span role="status">Page ${pages.length}, ${rows.length} entries.</span>
+			${shown.n > 1 && html`<button type="button" onClick=${() => setPages(pages.slice(0, shown.n - 1))}>Previous page</button>`}
+			${shown.next && html`<button type="button" onClick=${() => setPages(pages.slice(0, shown.n).concat(shown.next))}>Next page</button>`}
+			<span role="status">Page ${shown.n}, ${shown.rows.length} entries.</span>
 		</p>`}
 		<${Export} site=${site} />`}`;
 }

@@ -48,15 +48,16 @@ function Verify({ site }) {
 	const [head, setHead] = useState('');
 	const [st, setSt] = useState(null);
 	const run = async () => {
-		let from = 1;
+		// Each step passes back where the last one stopped and its counts.
+		let step = { from: 1 };
+		setSt({ checked: 0, seals: 0 });
 		for (;;) {
-			const body = { from };
-			if (head.trim()) body.head = head.trim();
+			const body = head.trim() ? { ...step, head: head.trim() } : step;
 			const r = await call('POST', path('sites', site, 'verify'), body);
 			if (r.status !== 200) return setSt({ error: problem(r) });
 			if (r.body.done) return setSt({ verdict: r.body });
 			setSt({ checked: r.body.checked, seals: r.body.seals });
-			from = r.body.next;
+			step = { from: r.body.next, sealed: r.body.sealed, pruned: r.body.pruned };
 		}
 	};
 	const v = st && st.verdict;
