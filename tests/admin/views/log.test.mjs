@@ -5,7 +5,7 @@
 // generated log; an export equal to `consentctl consent export`'s, a
 // receipt equal to `consent receipt --json`'s, erasure then a byte scan
 // for the visitor's hash; seal and verify; the statistics' tables equal to
-// `report --json`'s; a backup; markup in a reported domain, page address,
+// `report --json`'s; a backup; a purge 40 days later; markup in a reported domain, page address,
 // source and user agent shown as text everywhere; a viewer's statistics
 // and inventory without a row of the log; axe-core on every view, light
 // and dark; the sync and the receipt by keyboard only.  The tests run in
@@ -82,7 +82,7 @@ const cells = (testid, p = page) => p.getByTestId(testid).locator('tbody tr').ev
 	trs.map((tr) => Array.from(tr.children, (c) => c.textContent)));
 
 before(async () => {
-	srv = await h.start();
+	srv = await h.start({ clock: true }); // the purge test moves the program's clock
 	browser = await h.launch();
 	page = await h.newPage(browser);
 	await page.context().route(/mxpnl\.com/, (r) => r.abort());
@@ -403,6 +403,30 @@ test('a viewer sees the statistics and the inventory, no link to the log and no 
 	assert.equal(await p.getByRole('button', { name: 'Seal now' }).count(), 0);
 	assert.deepEqual(p.errors, []);
 	await p.context().close();
+});
+
+test('purge, 40 days later (the program\'s test clock): a dry run names what goes, then batches with their progress; the log still verifies', async () => {
+	const later = Date.now() / 1000 + 40 * 86400;
+	srv.setNow(later);
+	try {
+		const left = srv.ctl('consent', 'export', 'shop', '--format', 'jsonl').trim().split('\n').length;
+		await page.goto(srv.admin + '#/sites/shop/proof');
+		await page.getByLabel('User name').fill(OWNER);
+		await page.getByLabel('Password', { exact: true }).fill(PW);
+		await page.getByLabel('Code from the authenticator app or a recovery code').fill(h.totp(secret, later));
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.goto(srv.admin + '#/sites/shop/proof');
+		await page.getByRole('button', { name: 'Purge…' }).click();
+		await page.getByTestId('dry-run').filter({ hasText: new RegExp(`^${left} entries older than`) }).waitFor();
+		await page.getByRole('dialog', { name: 'Purge old entries?' }).getByRole('button', { name: 'Purge' }).click();
+		await page.getByTestId('purge').filter({ hasText: `${left} entries purged.` }).waitFor();
+		assert.equal(await page.locator('[data-testid=purge] progress').getAttribute('value'), String(left));
+		await cleanAxe('purged');
+		assert.equal(srv.ctl('consent', 'export', 'shop', '--format', 'jsonl').trim(), '', 'nothing is left');
+		assert.equal(JSON.parse(srv.ctl('consent', 'verify', 'shop', '--json')).ok, true, 'the purged entries left their leaves');
+	} finally {
+		srv.setNow(null);
+	}
 });
 
 test('server logs: no CGI error, no sanitizer report; no script error or CSP refusal in the page', () => {
