@@ -242,6 +242,13 @@ test('markup in a reported domain, its source and page address: text in the inve
 	const evil = rows.find((r) => r[0] === 'cdn.evil.test');
 	assert.ok(evil, JSON.stringify(rows));
 	assert.equal(evil[7], `https://cdn.evil.test/a.js?${XSS}`, 'the source as text');
+	// A sync whose page reports a failure: its status and error, as text.
+	await page.getByRole('button', { name: 'Start a sync' }).click();
+	const id = /consent-sync=([0-9a-f-]{36})$/.exec(await page.getByTestId('sync-url').textContent())[1];
+	assert.equal(cgi('scripts', { site_key: 'shop', page_url: 'https://shop.test/', timestamp: Math.floor(Date.now() / 1000), scripts: [],
+		error: `scan failed ${XSS}` }, {}, `sync_id=${id}`), 200);
+	await page.getByTestId('sync-status').filter({ hasText: 'failed' }).waitFor({ timeout: 15000 });
+	assert.ok((await page.getByTestId('sync').textContent()).includes(`scan failed ${XSS}`), 'the error as text');
 	const odd = rows.find((r) => r[0].includes('<img'));
 	if (odd) assert.equal(odd[0], `x${XSS}.test`, 'a domain with markup, if stored, as text');
 	assert.equal(await page.locator('main img').count(), 0);
@@ -373,6 +380,31 @@ test('backup: a SQLite file, after re-authentication, for owners of every site',
 	await reauth();
 	const file = readFileSync(await (await dl).path());
 	assert.equal(file.subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
+});
+
+test('an editor starts syncs, publishes rules and seals, without a link to the log or the receipts', async () => {
+	execFileSync(path.join(h.BUILD, 'bin/consentctl'), ['user', 'add', 'ed', '--role', 'editor', '--site', 'shop', '--password-stdin'],
+		{ input: 'editor long enough password 7\n', env: { ...process.env, CONSENT_DB: srv.db } });
+	const p = await h.newPage(browser);
+	await p.goto(srv.admin);
+	await p.getByLabel('User name').fill('ed');
+	await p.getByLabel('Password', { exact: true }).fill('editor long enough password 7');
+	await p.getByRole('button', { name: 'Sign in' }).click();
+	await p.locator('h1', { hasText: 'Sites' }).waitFor();
+	await p.goto(srv.admin + '#/sites/shop/trackers');
+	await p.getByTestId('inventory').waitFor();
+	assert.deepEqual(await p.getByRole('navigation', { name: 'Site' }).locator('a').allTextContents(),
+		['Settings', 'Banner editor', 'Versions', 'Trackers', 'Proof', 'Statistics']);
+	assert.equal(await p.getByRole('button', { name: 'Start a sync' }).count(), 1);
+	await p.goto(srv.admin + '#/sites/shop/proof');
+	await p.getByTestId('proof-counts').waitFor();
+	assert.equal(await p.getByRole('button', { name: 'Seal now' }).count(), 1);
+	assert.equal(await p.getByRole('button', { name: 'Purge…' }).count(), 0, 'purging is the owners\'');
+	await p.goto(srv.admin + '#/sites/shop/receipt');
+	await p.getByText('Only the site\'s owners look up a visitor\'s entries.').waitFor();
+	assert.equal(await p.getByLabel('Visitor id').count(), 0);
+	assert.deepEqual(p.errors, []);
+	await p.context().close();
 });
 
 test('a viewer sees the statistics and the inventory, no link to the log and no row of it', async () => {
