@@ -384,17 +384,24 @@ test('backup: a SQLite file, after re-authentication, for owners of every site',
 	assert.equal(file.subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
 });
 
-test('an editor starts syncs, publishes rules and seals, without a link to the log or the receipts', async () => {
-	execFileSync(path.join(h.BUILD, 'bin/consentctl'), ['user', 'add', 'ed', '--role', 'editor', '--site', 'shop', '--password-stdin'],
-		{ input: 'editor long enough password 7\n', env: { ...process.env, CONSENT_DB: srv.db } });
+// A new page signed in as a new account of ROLE on the site (added by
+// consentctl), showing the site's trackers.
+async function signedInAs(user, role) {
+	execFileSync(path.join(h.BUILD, 'bin/consentctl'), ['user', 'add', user, '--role', role, '--site', 'shop', '--password-stdin'],
+		{ input: `${user} long enough password 7\n`, env: { ...process.env, CONSENT_DB: srv.db } });
 	const p = await h.newPage(browser);
 	await p.goto(srv.admin);
-	await p.getByLabel('User name').fill('ed');
-	await p.getByLabel('Password', { exact: true }).fill('editor long enough password 7');
+	await p.getByLabel('User name').fill(user);
+	await p.getByLabel('Password', { exact: true }).fill(`${user} long enough password 7`);
 	await p.getByRole('button', { name: 'Sign in' }).click();
 	await p.locator('h1', { hasText: 'Sites' }).waitFor();
 	await p.goto(srv.admin + '#/sites/shop/trackers');
 	await p.getByTestId('inventory').waitFor();
+	return p;
+}
+
+test('an editor starts syncs, publishes rules and seals, without a link to the log or the receipts', async () => {
+	const p = await signedInAs('ed', 'editor');
 	assert.deepEqual(await p.getByRole('navigation', { name: 'Site' }).locator('a').allTextContents(),
 		['Settings', 'Banner editor', 'Versions', 'Trackers', 'Proof', 'Statistics']);
 	assert.equal(await p.getByRole('button', { name: 'Start a sync' }).count(), 1);
@@ -410,16 +417,7 @@ test('an editor starts syncs, publishes rules and seals, without a link to the l
 });
 
 test('a viewer sees the statistics and the inventory, no link to the log and no row of it', async () => {
-	execFileSync(path.join(h.BUILD, 'bin/consentctl'), ['user', 'add', 'vi', '--role', 'viewer', '--site', 'shop', '--password-stdin'],
-		{ input: 'viewer long enough password 7\n', env: { ...process.env, CONSENT_DB: srv.db } });
-	const p = await h.newPage(browser);
-	await p.goto(srv.admin);
-	await p.getByLabel('User name').fill('vi');
-	await p.getByLabel('Password', { exact: true }).fill('viewer long enough password 7');
-	await p.getByRole('button', { name: 'Sign in' }).click();
-	await p.locator('h1', { hasText: 'Sites' }).waitFor();
-	await p.goto(srv.admin + '#/sites/shop/trackers');
-	await p.getByTestId('inventory').waitFor();
+	const p = await signedInAs('vi', 'viewer');
 	const nav = await p.getByRole('navigation', { name: 'Site' }).locator('a').allTextContents();
 	assert.deepEqual(nav, ['Settings', 'Banner editor', 'Versions', 'Trackers', 'Proof', 'Statistics']);
 	assert.equal(await p.getByRole('button', { name: 'Start a sync' }).count(), 0);
