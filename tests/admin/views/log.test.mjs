@@ -10,10 +10,10 @@
 // source, a sync's error, page addresses and user agents shown as text (a
 // domain with markup is refused by the endpoint); an editor's and a
 // viewer's views (statistics and inventory, no row of the log); axe-core
-// on every view, light and dark; the sync and the receipt by keyboard
-// only.  The tests run in order over one dashboard; the log is made
-// through the consent and scripts programs themselves (cgi-bin/), as the
-// endpoints store it.
+// on every view, light and dark; the sync, a filter of the log and the
+// receipt by keyboard only.  The tests run in order over one dashboard;
+// the log is made through the consent and scripts programs themselves
+// (cgi-bin/), as the endpoints store it.
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -223,6 +223,19 @@ test('consent log: filters and keyset paging over a generated log, newest first;
 		}
 		assert.deepEqual(got, w, JSON.stringify(set));
 	};
+	// By keyboard only: the action chosen with the arrow keys, Enter on Show.
+	await page.getByRole('heading', { name: 'Consent log' }).focus();
+	await tabTo('Action');
+	await page.keyboard.press('ArrowDown'); // Opt-in
+	await page.keyboard.press('ArrowDown'); // Opt-out
+	assert.equal(await page.getByLabel('Action', { exact: true }).inputValue(), 'opt_out');
+	await tabTo('Show');
+	const kb = page.waitForResponse((r) => r.url().includes('action=opt_out'));
+	await page.keyboard.press('Enter');
+	await kb;
+	const optOut = want((e) => e.event_action === 'opt_out');
+	await page.getByText(`Page 1, ${Math.min(50, optOut.length)} entries.`).waitFor();
+	assert.deepEqual((await pageRows()).map((r) => r[11]), optOut.slice(0, 50));
 	await filtered({ Action: 'opt_out' }, (e) => e.event_action === 'opt_out');
 	await filtered({ Action: '', Event: 'impression' }, (e) => e.event_type === 'impression');
 	await filtered({ Event: '', Country: 'DE' }, (e) => e.country === 'DE');
