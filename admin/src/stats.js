@@ -57,24 +57,22 @@ export function Stats({ site }) {
 // The figures of a report, section by section.
 function Figures({ r }) {
 	const t = r.totals || {};
-	const undecided = (x) => Math.max(0, (x.impressions || 0) - (x.decisions || 0));
 	const daily = r.daily || [];
 	const shareCols = ACTIONS.map(([k, title]) => [title, (x) => pct(x[k + '_percent'])]);
 	const splitRows = (rows) => rows.map((x) => ({ ...x, label: x.key == null ? 'not sent' : String(x.key) }));
 	return html`<p data-testid="period">${r.period ? `${r.period.since} to ${r.period.until} (UTC), ${r.period.days} days.` : ''}</p>
-		<${Figure} id="totals" title="Decisions and banners without one"
-			labels=${['Decisions', 'Shown, no decision', ...ACTIONS.map((a) => a[1])]}
-			series=${[['Entries', '--c-decisions', [t.decisions, undecided(t), ...ACTIONS.map(([k]) => t[k])]]]}
+		<${Figure} id="totals" title="Banners shown and decisions, apart"
+			labels=${['Impressions', 'Decisions', ...ACTIONS.map((a) => a[1])]}
+			series=${[['Entries', '--c-decisions', [t.impressions, t.decisions, ...ACTIONS.map(([k]) => t[k])]]]}
 			cols=${[['What', (x) => x[0]], ['Count', (x) => count(x[1])], ['Share of decisions', (x) => x[2]]]}
 			rows=${[['Banner impressions', t.impressions, ''], ['Decisions', t.decisions, ''],
-				['Shown, no decision', undecided(t), ''],
 				...ACTIONS.map(([k, title]) => [title, t[k], pct(t[k + '_percent'])]), ['Visitors', t.visitors, '']]} />
-		<${Figure} id="daily" title="Decisions and banners without one, per day" labels=${daily.map((x) => x.day.slice(5))}
-			series=${[['Decisions', '--c-decisions', daily.map((x) => x.decisions)], ['Shown, no decision', '--c-impressions', daily.map(undecided)]]}
-			cols=${[['Day', (x) => x.day], ['Impressions', (x) => count(x.impressions)], ['Decisions', (x) => count(x.decisions)],
-				['No decision', (x) => count(undecided(x))], ...shareCols]} rows=${daily} />
+		<${Figure} id="daily" title="Banners shown and decisions per day" labels=${daily.map((x) => x.day.slice(5))}
+			series=${[['Impressions', '--c-impressions', daily.map((x) => x.impressions)], ['Decisions', '--c-decisions', daily.map((x) => x.decisions)]]}
+			cols=${[['Day', (x) => x.day], ['Impressions', (x) => count(x.impressions)], ['Decisions', (x) => count(x.decisions)], ...shareCols]}
+			rows=${daily} />
 		${SPLITS.filter(([k]) => Array.isArray(r[k])).map(([k, what]) => html`<${Figure} id=${k} title=${'Decisions by ' + what}
-			labels=${splitRows(r[k]).map((x) => x.label)} percent
+			labels=${splitRows(r[k]).map((x) => x.label)} percent stacked
 			series=${ACTIONS.map(([a, title, c]) => [title, c, r[k].map((x) => x[a + '_percent'])])}
 			cols=${[[what[0].toUpperCase() + what.slice(1), (x) => x.label], ['Decisions', (x) => count(x.decisions)], ...shareCols]}
 			rows=${splitRows(r[k])} />`)}
@@ -89,9 +87,10 @@ function Figures({ r }) {
 				['Share sent', pct(r.gpc.percent)]]} />`}`;
 }
 
-// A chart (labels on x; series [title, colour variable, values]) and the
-// table beside it (cols [title, value(row) -> text] over rows).
-function Figure({ id, title, labels, series, percent, cols, rows }) {
+// A chart (labels on x; series [title, colour variable, values]: bars side
+// by side, or stacked shares, the first at the bottom) and the table
+// beside it (cols [title, value(row) -> text] over rows).
+function Figure({ id, title, labels, series, percent, stacked, cols, rows }) {
 	const box = useRef(null);
 	const [failed, setFailed] = useState('');
 	useEffect(() => {
@@ -100,17 +99,22 @@ function Figure({ id, title, labels, series, percent, cols, rows }) {
 			if (gone || !box.current) return;
 			const css = (v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim();
 			const n = labels.length, fg = css('--fg'), line = css('--line');
-			const max = Math.max(1, ...series.flatMap((s) => s[2].filter((v) => v != null)));
+			// Stacked: each series is its share plus those below it, drawn
+			// tallest first, so each colour shows its own part.
+			const drawn = stacked ? series.map(([l, c], i) => [l, c, labels.map((_, j) =>
+				(series[0][2][j] == null ? null : series.slice(0, i + 1).reduce((a, s) => a + (s[2][j] ?? 0), 0)))]).reverse() : series;
+			const max = Math.max(1, ...drawn.flatMap((s) => s[2].filter((v) => v != null)));
+			const every = Math.max(1, Math.ceil(n / Math.max(1, Math.floor(box.current.clientWidth / 60))));
 			plot = new U({
 				width: Math.max(240, Math.floor(box.current.getBoundingClientRect().width)), height: 220,
 				legend: { show: false }, cursor: { show: false },
 				scales: { x: { time: false, range: [-0.5, n - 0.5] }, y: { range: [0, percent ? 100 : max * 1.1] } },
-				axes: [{ stroke: fg, grid: { show: false }, ticks: { stroke: line }, splits: () => labels.map((_, i) => i),
+				axes: [{ stroke: fg, grid: { show: false }, ticks: { stroke: line }, splits: () => labels.map((_, i) => i).filter((i) => i % every === 0),
 					values: (u, s) => s.map((i) => labels[i] ?? '') },
 				{ stroke: fg, grid: { stroke: line, width: 1 }, ticks: { stroke: line }, size: 56 }],
-				series: [{}, ...series.map(([label, c], i) => ({ label, stroke: css(c), fill: css(c), width: 0, points: { show: false },
-					paths: U.paths.bars({ size: [0.8 / series.length, 60], align: series.length === 1 ? 0 : i === 0 ? -1 : 1 }) }))],
-			}, [labels.map((_, i) => i), ...series.map((s) => s[2])], box.current);
+				series: [{}, ...drawn.map(([label, c], i) => ({ label, stroke: css(c), fill: css(c), width: 0, points: { show: false },
+					paths: U.paths.bars(stacked || drawn.length === 1 ? { size: [0.7, 80] } : { size: [0.8 / drawn.length, 60], align: i ? 1 : -1 }) }))],
+			}, [labels.map((_, i) => i), ...drawn.map((s) => s[2])], box.current);
 		}, (e) => setFailed(e.message));
 		return () => { gone = true; plot && plot.destroy(); };
 	}, [labels.join('\n'), JSON.stringify(series)]);
