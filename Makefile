@@ -14,7 +14,7 @@
 #                        build, build/valgrind)
 #   make serve           demo database + lighttpd on 127.0.0.1:$(PORT)
 #                        (SERVER=nginx: nginx and the FastCGI pools)
-#   make bench           benchmark against the simplest CGI (bench/)
+#   make bench           benchmark against the simplest CGI (bench/), then the dashboard's log (bench/log.sh)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
 #   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
@@ -474,6 +474,10 @@ serve: all
 
 bench:
 	sh bench/run.sh
+	bash bench/log.sh
+
+bench-log:
+	bash bench/log.sh
 
 bench-sdk: sdk
 	sh bench/sdk.sh
@@ -510,6 +514,6 @@ clean:
 print-layers:
 	@echo $(LAYERS)
 
-.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-sdk bench-apache fuzz fuzz-coverage install clean FORCE
+.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-log bench-sdk bench-apache fuzz fuzz-coverage install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

@@ -88,6 +88,9 @@ api GET "sites/shop/consents?action=opt_out&limit=2"
 expect_json '[(.entries | length), has("next")]' '[2,true]' "action filter, paged"
 api GET "sites/shop/consents?from=2000-01-01&to=2001-01-01"
 expect_json '.entries' '[]' "a period without entries"
+api GET "sites/shop/consents?limit=2"
+api GET "sites/shop/consents?to=2000-01-01&cursor=$(jq -r .next "$T/body")"
+expect_json '.entries' '[]' "a cursor does not reach past the period's end"
 api GET "sites/shop/consents?version=0"
 expect_json '.entries | length' 14 "version 0: the built-in config's entries"
 for bad in "limit=0" "limit=101" "country=fr" "event=x" "gpc=1" "from=yesterday" \
@@ -302,4 +305,26 @@ else
 	as ed
 	api GET backup
 	expect_error 403 Forbidden "only an owner of every site downloads a backup"
+fi
+
+# --- a filtered page's walk is bounded --------------------------------------------
+# 25,000 newer entries none of which a filter matches: the first page looks
+# at 20,000 of them and answers none with a next, the second finds the rest.
+if ! store_is_postgres; then
+	as OWNER
+	sqlite3 "$CONSENT_DB" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25000)
+	    INSERT INTO consent_log (site_id, created_at, anon_id_hash, categories, event_type,
+	        published_version, device_type, country)
+	    SELECT (SELECT id FROM sites WHERE site_key = 'shop'), printf('2099-01-01T00:00:%02d.%03dZ', i / 1000, i % 1000),
+	        printf('%064x', i), '{\"necessary\":true}', 'impression', 0, 'desktop', 'DE' FROM n"
+	api GET "sites/shop/consents?country=FR"
+	expect_json '[(.entries | length), has("next")]' '[0,true]' \
+	    "a filter matching none of 20,000 entries: an empty page with next"
+	api GET "sites/shop/consents?country=FR&cursor=$(jq -r .next "$T/body")"
+	fr=$(sqlite3 "$CONSENT_DB" "SELECT count(*) FROM consent_log WHERE country = 'FR'")
+	expect_json '[(.entries | length), has("next"), ([.entries[] | .country] | unique)]' "[$fr,false,[\"FR\"]]" \
+	    "its next page walks on and finds the rest"
+	api GET "sites/shop/consents"
+	expect_json '[(.entries | length), .entries[0].created_at]' '[50,"2099-01-01T00:00:25.000Z"]' \
+	    "unfiltered, a page is the newest 50"
 fi

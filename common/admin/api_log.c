@@ -18,6 +18,9 @@
 
 #define PAGE_DEFAULT 50
 #define PAGE_MAX 100
+/* The entries a filtered page looks at, at most: a filter that matches few
+ * answers a page with fewer rows, and next, in bounded time. */
+#define PAGE_WINDOW 20000
 #define STAMP_LEN 24   /* "YYYY-MM-DDTHH:MM:SS.mmmZ" */
 
 /* Whether s is a time of the stored form, or its date ("YYYY-MM-DD"). */
@@ -182,6 +185,10 @@ page_params(struct api *a, struct page_query *q)
 	}
 	q->f.version = version;
 	q->f.limit = (int)limit + 1;   /* one more: whether there is a next page */
+	/* Unfiltered, the limit bounds the walk already. */
+	if (q->f.event_type != NULL || q->f.event_action != NULL || q->f.region != NULL ||
+	    q->f.country != NULL || q->f.gpc >= 0 || q->f.version >= 0)
+		q->f.window = PAGE_WINDOW;
 	return 0;
 }
 
@@ -191,6 +198,7 @@ route_consents_list(struct api *a)
 {
 	const char *key = api_site_key(a, ROLE_OWNER);
 	struct page_query q;
+	struct store_page_end end;
 	cJSON *rows, *o, *last;
 	int rc, n;
 
@@ -200,7 +208,7 @@ route_consents_list(struct api *a)
 		api_error(a, 500, "Internal server error");
 		return;
 	}
-	if ((rc = store_consent_page(a->st, key, &q.f, api_rows_append, rows)) != STORE_OK) {
+	if ((rc = store_consent_page(a->st, key, &q.f, api_rows_append, rows, &end)) != STORE_OK) {
 		cJSON_Delete(rows);
 		api_site_failed(a, rc);
 		return;
@@ -219,14 +227,19 @@ route_consents_list(struct api *a)
 		api_error(a, 500, "Internal server error");
 		return;
 	}
-	/* A full page: the keyset of its last row is the next page's cursor. */
-	if (n == q.f.limit) {
+	/* A full page: the keyset of its last row is the next page's cursor;
+	 * a window walked without filling it: the last entry it looked at. */
+	if (n == q.f.limit || end.walked) {
 		char raw[64], next[B64_LEN(sizeof(raw)) + 1];
 		int len;
 
-		last = cJSON_GetArrayItem(rows, n - 2);
-		len = snprintf(raw, sizeof(raw), "%s/%lld", export_text_of(last, "created_at"),
-		    (long long)export_int_of(last, "id"));
+		if (n == q.f.limit) {
+			last = cJSON_GetArrayItem(rows, n - 2);
+			len = snprintf(raw, sizeof(raw), "%s/%lld", export_text_of(last, "created_at"),
+			    (long long)export_int_of(last, "id"));
+		} else {
+			len = snprintf(raw, sizeof(raw), "%s/%lld", end.at, (long long)end.id);
+		}
 		if (len < 0 || (size_t)len >= sizeof(raw))
 			len = 0;
 		b64_encode(B64_URL, (const unsigned char *)raw, (size_t)len, next);
@@ -277,6 +290,8 @@ route_consents_export(struct api *a)
 	snprintf(name, sizeof(name), "consents-%s.%s", key, format);
 	if (api_download(a, csv ? "text/csv; charset=utf-8" : "application/x-ndjson", name) != 0)
 		return;
+	/* Longer than a request's bound on the database: as consentctl's. */
+	store_unbounded(a->st);
 	export_begin(&out, csv, answer_write, NULL);
 	rc = store_consent_export(a->st, key, since, export_row, &out);
 	if (export_end(&out) != 0 || rc != STORE_OK)

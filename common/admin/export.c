@@ -171,3 +171,15 @@ export_int_of(const cJSON *row, const char *name)
 
 	return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : -1;
 }
+
+int
+export_collect(const cJSON *row, void *arg)
+{
+	cJSON *copy = cJSON_Duplicate(row, 1);
+
+	if (copy == NULL || !cJSON_AddItemToArray(arg, copy)) {
+		cJSON_Delete(copy);
+		return STORE_ERROR;
+	}
+	return 0;
+}

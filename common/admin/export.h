@@ -35,6 +35,10 @@ int export_end(struct export_out *o);
  * no id, no pruned.  A new object, or NULL when out of memory. */
 cJSON *export_entry(const cJSON *row);
 
+/* store_row_fn: a copy of each row appended to the cJSON array arg
+ * (STORE_ERROR when out of memory). */
+int export_collect(const cJSON *row, void *arg);
+
 /* A row's member: its text ("" when not a string), its integer (-1 when
  * not a number). */
 const char *export_text_of(const cJSON *row, const char *name);

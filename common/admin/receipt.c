@@ -36,19 +36,6 @@ say(struct receipt *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* store_row_fn: a copy of each row appended to the cJSON array arg. */
-static int
-collect(const cJSON *row, void *arg)
-{
-	cJSON *copy = cJSON_Duplicate(row, 1);
-
-	if (copy == NULL || !cJSON_AddItemToArray(arg, copy)) {
-		cJSON_Delete(copy);
-		return STORE_ERROR;
-	}
-	return 0;
-}
-
 /* Copy of a member of the config answer, or null. */
 static cJSON *
 member_copy(const cJSON *obj, const char *name)
@@ -337,7 +324,7 @@ receipt_make(struct store *st, const char *key, const char *anon_id_hash, cJSON 
 		say(&r, "out of memory");
 		goto out;
 	}
-	if (store_seals(st, key, collect, seals) != STORE_OK)
+	if (store_seals(st, key, export_collect, seals) != STORE_OK)
 		goto out;
 	r.st = st;
 	r.key = key;

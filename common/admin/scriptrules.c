@@ -6,6 +6,7 @@
 #include "base/log.h"
 #include "input/origin.h"
 #include "config/resolve.h"
+#include "admin/export.h"
 #include "admin/scriptrules.h"
 #include "config/defaults.h"
 #include "store/store_admin.h"
@@ -163,19 +164,6 @@ out:
 	return rc;
 }
 
-/* store_row_fn: a copy of each script record in the array arg. */
-static int
-keep_record(const cJSON *row, void *arg)
-{
-	cJSON *copy = cJSON_Duplicate(row, 1);
-
-	if (copy == NULL || !cJSON_AddItemToArray(arg, copy)) {
-		cJSON_Delete(copy);
-		return STORE_ERROR;
-	}
-	return 0;
-}
-
 int
 scriptrules_site(struct store *st, const char *key, cJSON **doc, cJSON **records,
                  cJSON **add, cJSON **unknown, char *err, size_t errsz)
@@ -197,7 +185,7 @@ scriptrules_site(struct store *st, const char *key, cJSON **doc, cJSON **records
 		snprintf(err, errsz, "out of memory");
 		return STORE_ERROR;
 	}
-	if ((rc = store_scripts_list(st, key, keep_record, *records)) != STORE_OK)
+	if ((rc = store_scripts_list(st, key, export_collect, *records)) != STORE_OK)
 		return rc;
 	if (scriptrules_suggest(*doc, *records, add, unknown) != 0)
 		return STORE_ERROR;

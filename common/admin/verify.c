@@ -140,19 +140,6 @@ check_chain(struct verify *k, const cJSON *seals, int64_t from, int64_t budget, 
 	return 0;
 }
 
-/* store_row_fn: a copy of each seal row in the array arg. */
-static int
-keep_seal(const cJSON *row, void *arg)
-{
-	cJSON *copy = cJSON_Duplicate(row, 1);
-
-	if (copy == NULL || !cJSON_AddItemToArray(arg, copy)) {
-		cJSON_Delete(copy);
-		return STORE_ERROR;
-	}
-	return 0;
-}
-
 int
 verify_site(struct store *st, const char *key, const char *head, int64_t from, int64_t budget,
             int64_t live, int64_t pruned, struct verify *k)
@@ -178,7 +165,7 @@ verify_site(struct store *st, const char *key, const char *head, int64_t from, i
 		rc = store_config_versions(st, key, check_config, k);
 	if (rc < 0 || (rc != STORE_OK && k->failure[0] == '\0'))
 		goto out;
-	if (k->failure[0] == '\0' && (rc = store_seals(st, key, keep_seal, k->seals)) != STORE_OK)
+	if (k->failure[0] == '\0' && (rc = store_seals(st, key, export_collect, k->seals)) != STORE_OK)
 		goto out;
 	if (k->failure[0] == '\0' &&
 	    (rc = check_chain(k, k->seals, from, budget, &found_head)) != 0)

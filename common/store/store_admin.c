@@ -1,4 +1,6 @@
 /* store_admin.c: store_admin.h's functions: every call handed to the admin table of the store's backend. */
+#include <string.h>
+
 #include "base/log.h"
 #include "base/nitems.h"
 #include "store/store_ops.h"
@@ -61,7 +63,7 @@ const size_t store_page_ncolumns = nitems(store_page_columns);
 void
 store_page_upper(const struct store_log_filter *f, const char **at, int64_t *id)
 {
-	if (f->before_at != NULL) {
+	if (f->before_at != NULL && (f->to == NULL || strcmp(f->before_at, f->to) < 0)) {
 		*at = f->before_at;
 		*id = f->before_id;
 	} else if (f->to != NULL) {

@@ -352,7 +352,11 @@ int store_config_history(struct store *st, const char *key, store_row_fn fn, voi
  * sent, 1 sent, 2 not recorded.  before_at/before_id: only the rows
  * strictly before that (created_at, id), the keyset of the page before.
  * At most limit rows, each "id" then the export's columns
- * (store_page_columns).  STORE_NOTFOUND for an unknown site.
+ * (store_page_columns).  window (0: none) bounds the walk: at most that
+ * many entries of the period are looked at, the newest before the upper
+ * end; when there were more, end->walked is 1 and end->at, end->id the
+ * last one looked at (the next page's keyset: the rows before it).
+ * STORE_NOTFOUND for an unknown site.
  */
 struct store_log_filter {
 	const char *from, *to;
@@ -362,9 +366,15 @@ struct store_log_filter {
 	const char *before_at;
 	int64_t before_id;
 	int limit;
+	int64_t window;
+};
+struct store_page_end {
+	int walked;
+	char at[32];
+	int64_t id;
 };
 int store_consent_page(struct store *st, const char *key, const struct store_log_filter *f,
-                       store_row_fn fn, void *arg);
+                       store_row_fn fn, void *arg, struct store_page_end *end);
 extern const struct store_column store_page_columns[];
 extern const size_t store_page_ncolumns;
 /*
@@ -375,9 +385,15 @@ extern const size_t store_page_ncolumns;
  */
 int store_backup(struct store *st, const char *path);
 
+/* What follows on st waits on the database per statement, as
+ * consentctl's statements do, not within the request's bound
+ * (PostgreSQL's PG_REQUEST_MS): a download that streams the whole log.
+ * SQLite's store has no such bound: nothing changes.  STORE_OK. */
+int store_unbounded(struct store *st);
+
 /* The page's upper end as one row value, for both backends: the cursor's
- * (before_at, before_id), else (to, 0), else ("~", INT64_MAX), after
- * every stored time.  *at points into f or at a static string. */
+ * (before_at, before_id) unless to comes first, else (to, 0), else
+ * ("~", INT64_MAX), after every stored time.  *at points into f or at a static string. */
 void store_page_upper(const struct store_log_filter *f, const char **at, int64_t *id);
 
 #endif

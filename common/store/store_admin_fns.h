@@ -172,6 +172,8 @@ STORE_FN(int, config_history, (struct store *st, const char *key, store_row_fn f
 
 /* The dashboard's consent log (common/admin/api_log.c). */
 STORE_FN(int, consent_page, (struct store *st, const char *key,
-                             const struct store_log_filter *f, store_row_fn fn, void *arg),
-         (st, key, f, fn, arg))
+                             const struct store_log_filter *f, store_row_fn fn, void *arg,
+                             struct store_page_end *end),
+         (st, key, f, fn, arg, end))
 STORE_FN(int, backup, (struct store *st, const char *path), (st, path))
+STORE_FN(int, unbounded, (struct store *st), (st))

@@ -224,3 +224,12 @@ pg_store_backup(struct store *st, const char *path)
 	log_error("a backup of a PostgreSQL database is pg_dump's");
 	return STORE_ERROR;
 }
+
+/* A deadline of 0: each statement's own bound (PG_STATEMENT_MS), as
+ * consentctl's store has. */
+int
+pg_store_unbounded(struct store *st)
+{
+	st->deadline = 0;
+	return STORE_OK;
+}

@@ -1,4 +1,8 @@
 /* pg_log.c: the PostgreSQL store reads the consent log (consentctl consent export, stats). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "base/clock.h"
 #include "base/nitems.h"
 #include "store/pg/pg_store.h"
@@ -100,16 +104,23 @@ pg_store_stats(struct store *st, const char *key, cJSON **out)
 	    nitems(stats_columns), out, "stats");
 }
 
-/* As SQLite's (sqlite_log.c), in one round trip: the row value bounds the
- * walk of consent_log_site_created backwards. */
+/* As SQLite's (sqlite_log.c): the window's last entry first (an
+ * index-only walk when one is asked for), then the page, the row values
+ * bounding the walk of consent_log_site_created backwards. */
 int
 pg_store_consent_page(struct store *st, const char *key, const struct store_log_filter *f,
-                      store_row_fn fn, void *arg)
+                      store_row_fn fn, void *arg, struct store_page_end *end)
 {
+	static const char window_sql[] =
+	    "SELECT created_at, id FROM consent_log"
+	    " WHERE site_id = (SELECT id FROM sites WHERE site_key = $1)"
+	    " AND created_at >= $2::text AND (created_at, id) < ($3::text, $4::bigint)"
+	    " ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $5::bigint";
 	static const char sql[] =
 	    "SELECT l.id AS id, " LOG_FIELDS " FROM " LOG_FROM
 	    " WHERE l.site_id = (SELECT id FROM sites WHERE site_key = $1)"
-	    " AND l.created_at >= $2::text AND (l.created_at, l.id) < ($3::text, $4::bigint)"
+	    " AND (l.created_at, l.id) >= ($2::text, $12::bigint)"
+	    " AND (l.created_at, l.id) < ($3::text, $4::bigint)"
 	    " AND ($5::text IS NULL OR l.event_type = $5::text)"
 	    " AND ($6::text IS NULL OR l.event_action = $6::text)"
 	    " AND ($7::text IS NULL OR l.region = $7::text)"
@@ -117,18 +128,37 @@ pg_store_consent_page(struct store *st, const char *key, const struct store_log_
 	    " AND ($9::int IS NULL OR ($9::int = 2 AND l.gpc IS NULL) OR l.gpc = $9::int)"
 	    " AND ($10::bigint IS NULL OR l.published_version = $10::bigint)"
 	    " ORDER BY l.created_at DESC, l.id DESC LIMIT $11::int";
-	char upto_id_t[24], gpc_t[24], version_t[24], limit_t[24];
-	const char *upto;
+	char upto_id_t[24], gpc_t[24], version_t[24], limit_t[24], from_id_t[24] = "0", offset_t[24];
+	const char *upto, *from = f->from != NULL ? f->from : "";
+	PGresult *r = NULL;
 	int64_t upto_id;
+	int rc;
 
+	memset(end, 0, sizeof(*end));
 	store_page_upper(f, &upto, &upto_id);
+	pg_int_text(upto_id_t, upto_id);
+	if (f->window > 0) {
+		const char *const w[] = { key, from, upto, upto_id_t,
+			pg_int_text(offset_t, f->window - 1) };
+
+		if ((rc = pg_run(st, window_sql, PG_NPARAMS(w), w, &r, "consent page")) != STORE_OK)
+			return rc;
+		if (PQntuples(r) == 1) {
+			snprintf(end->at, sizeof(end->at), "%s", PQgetvalue(r, 0, 0));
+			end->id = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+			end->walked = 1;
+			from = end->at;
+			pg_int_text(from_id_t, end->id);
+		}
+		PQclear(r);
+	}
 	{
 		const char *const p[] = {
-			key, f->from != NULL ? f->from : "", upto, pg_int_text(upto_id_t, upto_id),
+			key, from, upto, upto_id_t,
 			f->event_type, f->event_action, f->region, f->country,
 			f->gpc >= 0 ? pg_int_text(gpc_t, f->gpc) : NULL,
 			f->version >= 0 ? pg_int_text(version_t, f->version) : NULL,
-			pg_int_text(limit_t, f->limit),
+			pg_int_text(limit_t, f->limit), from_id_t,
 		};
 
 		return pg_site_rows(st, sql, PG_NPARAMS(p), p, store_page_columns,

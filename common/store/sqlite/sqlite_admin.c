@@ -262,3 +262,11 @@ sqlite_store_backup(struct store *st, const char *path)
 	}
 	return sqlite3_close(dest) == SQLITE_OK ? STORE_OK : STORE_ERROR;
 }
+
+/* SQLite's waits are its busy timeout's, per statement already. */
+int
+sqlite_store_unbounded(struct store *st)
+{
+	(void)st;
+	return STORE_OK;
+}

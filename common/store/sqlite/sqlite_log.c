@@ -1,4 +1,5 @@
 /* sqlite_log.c: the SQLite store reads the consent log (consentctl consent export, stats). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,19 +75,26 @@ sqlite_store_stats(struct store *st, const char *key, cJSON **out)
 }
 
 /*
- * The dashboard's page of the log.  The upper end is one row value
- * (created_at, id): the cursor's, else the period's end (to, 0), else one
- * after every stored time; so the walk of consent_log_site_time (whose
- * rowid is id) goes backwards from it and stops at from.  The other
- * filters are tested on the rows the walk reaches.
+ * The dashboard's page of the log.  The ends are row values (created_at,
+ * id): the upper one the cursor's, else the period's end (to, 0), else
+ * one after every stored time; the lower one the window's last entry
+ * (found first by an index-only walk of window entries), else (from, 0).
+ * So the walk of consent_log_site_time (whose rowid is the id) goes
+ * backwards between them; the other filters are tested on the rows it
+ * reaches.
  */
 int
 sqlite_store_consent_page(struct store *st, const char *key, const struct store_log_filter *f,
-                          store_row_fn fn, void *arg)
+                          store_row_fn fn, void *arg, struct store_page_end *end)
 {
+	static const char window_sql[] =
+	    "SELECT created_at, id FROM consent_log"
+	    " WHERE site_id = ?1 AND created_at >= ?2 AND (created_at, id) < (?3, ?4)"
+	    " ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?5";
 	static const char sql[] =
 	    "SELECT l.id AS id, " LOG_FIELDS " FROM " LOG_FROM
-	    " WHERE l.site_id = ?1 AND l.created_at >= ?2 AND (l.created_at, l.id) < (?3, ?4)"
+	    " WHERE l.site_id = ?1 AND (l.created_at, l.id) >= (?2, ?12)"
+	    " AND (l.created_at, l.id) < (?3, ?4)"
 	    " AND (?5 IS NULL OR l.event_type = ?5)"
 	    " AND (?6 IS NULL OR l.event_action = ?6)"
 	    " AND (?7 IS NULL OR l.region = ?7)"
@@ -95,17 +103,44 @@ sqlite_store_consent_page(struct store *st, const char *key, const struct store_
 	    " AND (?10 IS NULL OR l.published_version = ?10)"
 	    " ORDER BY l.created_at DESC, l.id DESC LIMIT ?11";
 	sqlite3_stmt *q = NULL;
-	const char *upto;
-	int64_t id, upto_id;
+	const char *upto, *from = f->from != NULL ? f->from : "";
+	int64_t id, upto_id, from_id = 0;
 	int rc;
 
+	memset(end, 0, sizeof(*end));
 	store_page_upper(f, &upto, &upto_id);
 	if ((rc = sqlite_site_id(st, key, &id)) != STORE_OK)
 		return rc;
+	if (f->window > 0) {
+		if (sqlite_db_prepare(st->db, window_sql, &q) != 0)
+			return STORE_ERROR;
+		sqlite3_bind_int64(q, 1, id);
+		sqlite_db_bind_text(q, 2, from);
+		sqlite_db_bind_text(q, 3, upto);
+		sqlite3_bind_int64(q, 4, upto_id);
+		sqlite3_bind_int64(q, 5, f->window - 1);
+		switch (sqlite3_step(q)) {
+		case SQLITE_ROW:
+			snprintf(end->at, sizeof(end->at), "%s", (const char *)sqlite3_column_text(q, 0));
+			end->id = sqlite3_column_int64(q, 1);
+			end->walked = 1;
+			from = end->at;
+			from_id = end->id;
+			break;
+		case SQLITE_DONE:
+			break;
+		default:
+			sqlite_db_log(st->db, "consent page");
+			sqlite3_finalize(q);
+			return STORE_ERROR;
+		}
+		sqlite3_finalize(q);
+		q = NULL;
+	}
 	if (sqlite_db_prepare(st->db, sql, &q) != 0)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, id);
-	sqlite_db_bind_text(q, 2, f->from != NULL ? f->from : "");
+	sqlite_db_bind_text(q, 2, from);
 	sqlite_db_bind_text(q, 3, upto);
 	sqlite3_bind_int64(q, 4, upto_id);
 	sqlite_db_bind_text(q, 5, f->event_type);
@@ -117,6 +152,7 @@ sqlite_store_consent_page(struct store *st, const char *key, const struct store_
 	if (f->version >= 0)
 		sqlite3_bind_int64(q, 10, f->version);
 	sqlite3_bind_int(q, 11, f->limit);
+	sqlite3_bind_int64(q, 12, from_id);
 	rc = sqlite_walk(st, q, store_page_columns, store_page_ncolumns, fn, arg, "consent page");
 	sqlite3_finalize(q);
 	return rc;
