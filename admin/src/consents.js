@@ -23,15 +23,27 @@ export function Log({ site }) {
 	const [pages, setPages] = useState(['']);
 	const [shown, setShown] = useState(null); // {n: page number, rows, next}
 	const [err, setErr] = useState('');
-	const q = (cursor) => query({ ...filters, cursor, limit: 50 });
+	// A page of 50: a filtered answer may hold fewer (the server looks at a
+	// bounded window each time), so it asks on from `next` until it has 50
+	// or there is no more, 50 times at most.
 	useEffect(() => {
-		if (!filters) return;
+		if (!filters) return undefined;
+		let live = true;
 		(async () => {
-			const r = await get(path('sites', site, 'consents') + q(pages[pages.length - 1]));
-			const ok = r.status === 200 && Array.isArray(r.body.entries);
-			setErr(problem(r));
-			setShown({ n: pages.length, rows: ok ? r.body.entries : [], next: ok && r.body.next != null ? String(r.body.next) : '' });
+			let cursor = pages[pages.length - 1], rows = [], next = '', e = '';
+			for (let i = 0; i < 50; i++) {
+				const r = await get(path('sites', site, 'consents') + query({ ...filters, cursor, limit: 50 - rows.length }));
+				if (r.status !== 200 || !Array.isArray(r.body.entries)) { e = problem(r); break; }
+				rows = rows.concat(r.body.entries);
+				next = r.body.next != null ? String(r.body.next) : '';
+				if (!next || rows.length >= 50) break;
+				cursor = next;
+			}
+			if (!live) return;
+			setErr(e);
+			setShown({ n: pages.length, rows, next });
 		})();
+		return () => { live = false; };
 	}, [filters, pages]);
 	useEffect(() => { if (role >= ROLE.owner && !filters) setFilters({}); }, [role]);
 	const apply = (e) => {
