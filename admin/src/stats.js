@@ -122,7 +122,7 @@ function Figure({ id, title, labels, series, percent, stacked, cols, rows }) {
 		<h2 id=${id + '-h'}>${title}</h2>
 		<div class="pair">
 			<figure><div class="chart" ref=${box} role="img" aria-label=${'Chart: ' + title + '. The table beside it holds the same numbers.'}></div>
-				<figcaption>${series.map((s) => s[0]).join(', ')}</figcaption>${failed && html`<p class="field-error">${failed}</p>`}</figure>
+				<figcaption>${series.map(([l, c]) => html`<span class="key"><span class=${'sw ' + c.slice(2)} aria-hidden="true"></span>${l}</span>`)}</figcaption>${failed && html`<p class="field-error">${failed}</p>`}</figure>
 			<div class="scroll" tabindex="0" role="region" aria-label=${title}><table class="list" data-testid=${'t-' + id}>
 				<caption class="sr">${title}</caption>
 				<thead><tr>${cols.map(([c]) => html`<th scope="col">${c}</th>`)}</tr></thead>
