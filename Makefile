@@ -212,13 +212,14 @@ sdk-missing:
 
 # The dashboard's page (ADMIN.md 1): admin/index.html, one minified
 # script (admin/src/main.js with Preact, htm, qrcode-generator and diff
-# from node_modules: npm ci) and one stylesheet, plus the preview frame's
-# page (admin/preview.html, frame.js, preview.css), built into
+# from node_modules: npm ci) and one stylesheet, uPlot's own minified
+# build as uplot.js (loaded by the statistics view only, admin/src/stats.js),
+# plus the preview frame's page (admin/preview.html, frame.js, preview.css), built into
 # build/admin/ like the SDK, served at /admin/ as static files.  Without
 # esbuild or node_modules the C programs still build; the page's tests
 # then skip, or fail under CI=true.
 ADMIN_DIR   := build/admin
-ADMIN_OUT   := $(addprefix $(ADMIN_DIR)/,index.html admin.js admin.css preview.html preview.js preview.css)
+ADMIN_OUT   := $(addprefix $(ADMIN_DIR)/,index.html admin.js admin.css uplot.js preview.html preview.js preview.css)
 ADMIN_SRC   := $(wildcard admin/src/*.js)
 ADMIN_READY := $(if $(shell command -v $(ESBUILD) 2>/dev/null),$(wildcard node_modules/preact/package.json))
 ADMIN_JS     = $(ESBUILD) $< --bundle --minify --format=iife --target=es2020 --log-level=warning --outfile=$@
@@ -228,6 +229,10 @@ admin: $(if $(ADMIN_READY),$(ADMIN_OUT),admin-missing)
 $(ADMIN_DIR)/admin.js: admin/src/main.js $(ADMIN_SRC) package-lock.json
 	@mkdir -p $(@D)
 	$(ADMIN_JS)
+
+$(ADMIN_DIR)/uplot.js: node_modules/uplot/dist/uPlot.iife.min.js package-lock.json
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(ADMIN_DIR)/preview.js: admin/src/frame.js
 	@mkdir -p $(@D)

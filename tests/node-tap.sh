@@ -2,7 +2,9 @@
 #
 #   sdk_need WHAT...     each of node, node_modules, chromium, sdk (the built
 #                        build/sdk/consent.js), lighttpd, report (the report
-#                        page built, with node_modules/uplot) must be present:
+#                        page built, with node_modules/uplot), admin (the
+#                        dashboard's page built, cgi-bin/admin, tests/admin-clock,
+#                        consentctl, openssl, lighttpd's mod_openssl) must be present:
 #                        otherwise one "skip - ..." line and exit 0, or, when
 #                        CI=true, one "not ok - ..." line and exit 1 (a
 #                        machine without Chromium is no reason to skip in CI)
@@ -27,6 +29,14 @@ sdk_need() {
 		report)
 			[ -f "$TOP/node_modules/uplot/package.json" ] && [ -f "$TOP/build/report/report.html" ] ||
 				sdk_missing="$sdk_missing, the report page (node_modules/uplot: npm ci; esbuild; make)" ;;
+		admin)
+			[ -f "$TOP/build/admin/admin.js" ] && [ -f "$TOP/build/admin/uplot.js" ] ||
+				sdk_missing="$sdk_missing, build/admin/ (esbuild, npm ci; make)"
+			[ -x "$BUILD/cgi-bin/admin" ] && [ -x "$BUILD/tests/admin-clock" ] && [ -x "$BUILD/bin/consentctl" ] ||
+				sdk_missing="$sdk_missing, cgi-bin/admin, tests/admin-clock and bin/consentctl (make)"
+			command -v openssl >/dev/null 2>&1 || sdk_missing="$sdk_missing, openssl"
+			ls /usr/lib/lighttpd/mod_openssl.so >/dev/null 2>&1 ||
+				sdk_missing="$sdk_missing, lighttpd's mod_openssl (lighttpd-mod-openssl)" ;;
 		esac
 	done
 	[ -z "$sdk_missing" ] && return 0

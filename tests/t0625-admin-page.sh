@@ -10,7 +10,7 @@
 . "$(dirname "$0")/setup.sh"
 plain_pass_only
 A=$TOP/build/admin
-FILES="index.html admin.js admin.css preview.html preview.js preview.css"
+FILES="index.html admin.js admin.css uplot.js preview.html preview.js preview.css"
 if [ ! -f "$A/admin.js" ]; then
 	if [ "${CI:-}" = true ]; then
 		notok "build/admin/ is not built (esbuild, npm ci; make): required when CI=true"
@@ -55,12 +55,12 @@ bad=$(grep -EnH 'innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|
 	"$TOP"/admin/src/*.js 2>/dev/null)
 [ -z "$bad" ] && ok "admin/src: no innerHTML, dangerouslySetInnerHTML, document.write, eval or new Function" ||
 	notok "admin/src makes markup or code of a string: $(echo "$bad" | head -n 3 | tr '\n' ' ')"
-bad=$(grep -Eo '\beval\(|new Function\(' "$A/admin.js" "$A/preview.js")
+bad=$(grep -Eo '\beval\(|new Function\(' "$A/admin.js" "$A/uplot.js" "$A/preview.js")
 [ -z "$bad" ] && ok "the built scripts hold no eval or new Function" ||
 	notok "the built scripts hold $(echo "$bad" | sort -u | tr '\n' ' ')"
 
 # The bundled packages: pinned exactly, the same in the lockfile.
-for p in preact htm qrcode-generator diff; do
+for p in preact htm qrcode-generator diff uplot; do
 	want=$(jq -r --arg p "$p" '.devDependencies[$p] // empty' "$TOP/package.json")
 	got=$(jq -r --arg p "node_modules/$p" '.packages[$p].version // empty' "$TOP/package-lock.json")
 	case $want in

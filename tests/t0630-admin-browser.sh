@@ -11,15 +11,5 @@
 . "$(dirname "$0")/setup.sh"
 plain_pass_only
 . "$TOP/tests/node-tap.sh"
-sdk_need node node_modules chromium sdk lighttpd
-missing=""
-[ -f "$TOP/build/admin/admin.js" ] || missing="$missing, build/admin/ (esbuild, npm ci; make)"
-[ -x "$BUILD/cgi-bin/admin" ] && [ -x "$BUILD/tests/admin-clock" ] || missing="$missing, cgi-bin/admin and tests/admin-clock (make)"
-command -v openssl >/dev/null 2>&1 || missing="$missing, openssl"
-ls /usr/lib/lighttpd/mod_openssl.so >/dev/null 2>&1 || missing="$missing, lighttpd's mod_openssl (lighttpd-mod-openssl)"
-if [ -n "$missing" ]; then
-	[ "${CI:-}" = true ] && { notok "missing${missing#,} (sh tools/deps.sh): required when CI=true"; exit 1; }
-	skip "missing${missing#,} (sh tools/deps.sh): not run"
-	exit 0
-fi
+sdk_need node node_modules chromium sdk lighttpd admin
 cd "$TOP" && node_tap --test-concurrency=1 tests/admin/*.test.mjs

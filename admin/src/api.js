@@ -13,6 +13,10 @@ let signedOut = null;
 export function setCsrf(token) { csrf = typeof token === 'string' ? token : ''; }
 // fn() resolves true once the user re-authenticated, false if they gave up.
 export function onReauth(fn) { reauth = fn; }
+// Asks for the password again before a sensitive download: true once done.
+export const reauthenticate = () => (reauth ? reauth() : Promise.resolve(false));
+// The address of a route, for a download the browser streams to a file.
+export const href = (route) => BASE + route;
 // fn() runs when a request with a session finds it gone (401).
 export function onSignedOut(fn) { signedOut = fn; }
 

@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, get, path, problem } from './api.js';
 import { html, Field, Check, Note, Title } from './ui.js';
+import { SiteNav } from './sitenav.js';
 import { normPath, getAt, setAt, nearest, leaves, startTexts, startDraft, MODELS, POSITIONS, THEMES, GCM_TYPES } from './doc.js';
 import { PreviewFrame } from './preview.js';
 
@@ -86,11 +87,7 @@ export function Editor({ site }) {
 	const langs = Object.keys(draft.content?.translations || {});
 	const regions = (draft.regions || []).map((r) => r.id).filter((x) => typeof x === 'string');
 	return html`<${Title}>Banner editor<//>
-		<nav class="sub" aria-label="Site">
-			<a href=${'#/sites/' + encodeURIComponent(site)}>Settings</a>
-			<a href=${'#/sites/' + encodeURIComponent(site) + '/editor'} aria-current="page">Banner editor</a>
-			<a href=${'#/sites/' + encodeURIComponent(site) + '/versions'}>Versions</a>
-		</nav>
+		<${SiteNav} site=${site} at="editor" />
 		${err && html`<p class="note error" role="alert" data-testid="editor-error">${err.message}${err.path ? ` (at ${err.path})` : ''}</p>`}
 		<${Note} ok=${ok} />
 		<div class="editor">

@@ -13,6 +13,15 @@ import { Editor } from './editor.js';
 import { Versions } from './versions.js';
 import { Users } from './users.js';
 import { Account } from './account.js';
+import { Trackers } from './trackers.js';
+import { Log } from './consents.js';
+import { Receipt } from './receipt.js';
+import { Proof } from './proof.js';
+import { Stats } from './stats.js';
+import { Backup } from './backup.js';
+
+// The views of a site by the route's third segment (sitenav.js links them).
+const SITE_VIEWS = { editor: Editor, versions: Versions, trackers: Trackers, log: Log, receipt: Receipt, proof: Proof, stats: Stats };
 
 // #/sites/KEY/editor -> ['sites', 'KEY', 'editor']
 const route = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map((s) => {
@@ -61,10 +70,10 @@ function Shell({ session, where, onSignOut }) {
 	const all = session.roles && session.roles['*'] === 'owner';
 	const [a, key, b] = where;
 	let view;
-	if (a === 'sites' && key && b === 'editor') view = html`<${Editor} key=${key + ':e'} site=${key} />`;
-	else if (a === 'sites' && key && b === 'versions') view = html`<${Versions} key=${key + ':v'} site=${key} />`;
+	if (a === 'sites' && key && SITE_VIEWS[b]) view = html`<${SITE_VIEWS[b]} key=${key + ':' + b} site=${key} />`;
 	else if (a === 'sites' && key) view = html`<${Site} key=${key} site=${key} />`;
 	else if (a === 'users' && all) view = html`<${Users} />`;
+	else if (a === 'backup' && all) view = html`<${Backup} />`;
 	else if (a === 'account') view = html`<${Account} session=${session} />`;
 	else view = html`<${Sites} canCreate=${all} />`;
 	const cur = (name) => ((a || 'sites') === name ? 'page' : undefined);
@@ -74,6 +83,7 @@ function Shell({ session, where, onSignOut }) {
 		<nav aria-label="Main">
 			<a href="#/sites" aria-current=${cur('sites')}>Sites</a>
 			${all && html`<a href="#/users" aria-current=${cur('users')}>Users</a>`}
+			${all && html`<a href="#/backup" aria-current=${cur('backup')}>Backup</a>`}
 			<a href="#/account" aria-current=${cur('account')}>Account</a>
 		</nav>
 		<span class="who">${session.user}</span>

@@ -4,8 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, get, path, problem } from './api.js';
 import { html, Field, Note, Title, Confirm, CopyButton, useForm } from './ui.js';
-
-const ROLE = { viewer: 1, editor: 2, owner: 3 };
+import { ROLE, SiteNav } from './sitenav.js';
 
 export function Site({ site }) {
 	const [s, setS] = useState(null);
@@ -27,11 +26,7 @@ export function Site({ site }) {
 		setOk(bad ? '' : msg);
 	};
 	return html`<${Title}>${s.name || s.key}<//>
-		<nav class="sub" aria-label="Site">
-			<a href=${'#/sites/' + encodeURIComponent(site)} aria-current="page">Settings</a>
-			<a href=${'#/sites/' + encodeURIComponent(site) + '/editor'}>Banner editor</a>
-			<a href=${'#/sites/' + encodeURIComponent(site) + '/versions'}>Versions</a>
-		</nav>
+		<${SiteNav} site=${site} role=${role} at="" />
 		<${Note} error=${err} ok=${ok} />
 		<section aria-labelledby="key-h">
 			<h2 id="key-h">Site key and script tag</h2>

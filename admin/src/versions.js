@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { diffLines } from 'diff';
 import { call, get, path, problem } from './api.js';
 import { html, Field, Note, Title, Confirm, fmtTime } from './ui.js';
+import { SiteNav } from './sitenav.js';
 
 export function Versions({ site }) {
 	const [list, setList] = useState(null);
@@ -41,11 +42,7 @@ export function Versions({ site }) {
 	};
 	const opts = (list || []).map((v) => [String(v.version), `Version ${v.version}`]);
 	return html`<${Title}>Versions<//>
-		<nav class="sub" aria-label="Site">
-			<a href=${'#/sites/' + encodeURIComponent(site)}>Settings</a>
-			<a href=${'#/sites/' + encodeURIComponent(site) + '/editor'}>Banner editor</a>
-			<a href=${'#/sites/' + encodeURIComponent(site) + '/versions'} aria-current="page">Versions</a>
-		</nav>
+		<${SiteNav} site=${site} at="versions" />
 		<${Note} error=${err} ok=${ok} />
 		${list && (list.length === 0 ? html`<p>Nothing published yet.</p>` : html`<table class="list" data-testid="versions">
 			<caption class="sr">Published versions, newest first</caption>

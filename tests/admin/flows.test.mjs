@@ -38,18 +38,8 @@ async function go(route, title) {
 async function cleanAxe(name) {
 	assert.deepEqual(await h.axeBoth(page), [], `${name}: axe-core finds no WCAG 2.1 A/AA violation, light or dark`);
 }
-// The text of the focused element's label (keyboard-only checks).
-const focusedLabel = () => page.evaluate(() => {
-	const a = document.activeElement;
-	return a && a.labels && a.labels[0] ? a.labels[0].textContent : (a ? a.textContent : '');
-});
-async function tabTo(label, max = 40) {
-	for (let i = 0; i < max; i++) {
-		await page.keyboard.press('Tab');
-		if ((await focusedLabel()).trim() === label) return;
-	}
-	throw new Error(`Tab never reached "${label}"`);
-}
+const focusedLabel = () => h.focusedLabel(page);
+const tabTo = (label) => h.tabTo(page, label, 40);
 // A banner's texts in a document or frame: the SDK's shadow root.
 const bannerText = (frame) => frame.locator('#consent-host').evaluate((host) => {
 	const r = host.shadowRoot;

@@ -19,7 +19,8 @@
 //
 // totp(secret) is RFC 6238's code (SHA-1, 6 digits, 30 s) computed here
 // from the base32 secret the enrolment shows; axe(page) runs axe-core's
-// WCAG 2.1 A and AA rules on the page.
+// WCAG 2.1 A and AA rules on the page; tabTo(page, label) moves the focus
+// by the Tab key alone.
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -179,6 +180,21 @@ export async function axe(page) {
 	return page.evaluate(async () => (await window.axe.run(document, {
 		runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
 	})).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`));
+}
+
+// The text of the focused element's label, else its text (keyboard-only checks).
+export const focusedLabel = (page) => page.evaluate(() => {
+	const a = document.activeElement;
+	return a && a.labels && a.labels[0] ? a.labels[0].textContent : (a ? a.textContent : '');
+});
+
+// Tab until the element labelled (or reading) label has the focus.
+export async function tabTo(page, label, max = 60) {
+	for (let i = 0; i < max; i++) {
+		await page.keyboard.press('Tab');
+		if ((await focusedLabel(page)).trim() === label) return;
+	}
+	throw new Error(`Tab never reached "${label}"`);
 }
 
 // axe in the light and the dark scheme; the violations of both.
