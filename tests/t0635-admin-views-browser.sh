@@ -7,7 +7,7 @@
 # consentctl, the SDK, lighttpd with mod_openssl, openssl); without them,
 # one skip line, and a failure when CI=true (tests/node-tap.sh).
 . "$(dirname "$0")/setup.sh"
-mode_independent
+plain_pass_only
 . "$TOP/tests/node-tap.sh"
 sdk_need node node_modules chromium sdk lighttpd admin
 cd "$TOP" && node_tap --test-concurrency=1 tests/admin/views/*.test.mjs
