@@ -170,6 +170,15 @@ COOKIE= CSRF= api HTTPS= REQUEST_SCHEME=http HTTP_ORIGIN=http://$ADMIN_HOST POST
 expect_error 401 "Invalid credentials"
 ok "a plain-HTTP dashboard's own origin is http:// + HTTP_HOST (above)"
 
+# The order (ADMIN.md 4): not signed in (401) before CSRF, CSRF (403)
+# before the role (403 or 404).
+COOKIE= CSRF=$VI_CSRF api POST users '{"username":"zz","password":"Another-pass-5r8zw","roles":{}}'
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&no session, a CSRF token: |" "$T/r"
+COOKIE=$VI_COOKIE CSRF= api POST users '{"username":"zz","password":"Another-pass-5r8zw","roles":{}}'
+expect_error 403 "CSRF check failed" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&a viewer's write without the token: |" "$T/r"
+COOKIE=$VI_COOKIE CSRF= api POST sites/nosuch/pause '{}'
+expect_error 403 "CSRF check failed" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&a missing site without the token: |" "$T/r"
+
 # A viewer's writes.
 COOKIE=$VI_COOKIE CSRF=$VI_CSRF
 for r in "POST users" "PATCH users/owner" "DELETE users/owner"; do
@@ -206,5 +215,9 @@ api CONTENT_TYPE="application/jsonx" POST session/reauth '{"password":"x"}'
 expect_error 415 "Content-Type must be application/json"
 api POST users '{"username":"a","username":"b","password":"x","roles":{}}'
 expect_status 400 "a member twice is refused"
+api POST session/reauth "{\"password\":$(printf '[%.0s' $(seq 3000))}"
+expect_error 400 "Invalid JSON body" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&3,000 nested arrays: |" "$T/r"
+api POST session/reauth '{"password":"x","password":"wrong-password-xyz"}'
+expect_status 400 "a credential twice is refused, whichever would be read"
 
 check test "$headers_ok" = 1 "every answer above had ADMIN.md 4's headers"
