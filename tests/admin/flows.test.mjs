@@ -169,6 +169,12 @@ test('the editor: German and Arabic start from the built-in texts and are edited
 	await countriesField.pressSequentially('de, at ch');
 	assert.equal(await countriesField.inputValue(), 'de, at ch');
 	assert.deepEqual(JSON.parse(await page.getByLabel('The whole document').inputValue()).regions[0].countries, ['DE', 'AT', 'CH']);
+	// ADMIN.md 7, the form over the whole document: a region's subdivisions too.
+	const subs = page.getByLabel('Region 1: subdivisions');
+	await subs.fill('us-ca, US-NY');
+	assert.deepEqual(JSON.parse(await page.getByLabel('The whole document').inputValue()).regions[0].subdivisions, ['US-CA', 'US-NY']);
+	await subs.fill('');
+	assert.equal(JSON.parse(await page.getByLabel('The whole document').inputValue()).regions[0].subdivisions, undefined, 'none: the member is gone');
 	// An invalid category id, named at its field by the API's path.
 	await page.getByLabel('Category 2: id').fill('not valid!');
 	await page.getByRole('button', { name: 'Check and preview' }).click();
