@@ -122,9 +122,11 @@ test('a new site: created from the list, its Site Settings show the key, the exa
 	await page.getByLabel('Add a domain').fill('https://WWW.Shop.test:443/page');
 	await page.getByRole('button', { name: 'Add', exact: true }).click();
 	await page.getByRole('status').filter({ hasText: 'Domain www.shop.test added.' }).waitFor();
+	await page.getByRole('button', { name: 'Remove www.shop.test' }).waitFor();
 	assert.deepEqual(await page.getByTestId('domains').locator('li span').allTextContents(), ['shop.test', 'www.shop.test']);
 	await page.getByRole('button', { name: 'Remove www.shop.test' }).click();
 	await page.getByRole('status').filter({ hasText: 'Domain www.shop.test removed.' }).waitFor();
+	await page.getByRole('button', { name: 'Remove www.shop.test' }).waitFor({ state: 'detached' });
 	assert.deepEqual(await page.getByTestId('domains').locator('li span').allTextContents(), ['shop.test']);
 	// The copy button puts the exact tag on the clipboard.
 	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(srv.admin).origin });
