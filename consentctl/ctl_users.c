@@ -133,6 +133,18 @@ print_once(const struct ctl *c, cJSON *out)
 	return rc;
 }
 
+/* The command's audit detail (ADMIN.md 8, what changed), as the
+ * dashboard records it: {"username", "roles"?}. */
+static int
+user_audited(struct ctl *c, const char *name, const cJSON *roles)
+{
+	int rc = ctl_audit_set(c, "username", cJSON_CreateString(name));
+
+	if (rc == EXIT_OK && roles != NULL)
+		rc = ctl_audit_set(c, "roles", cJSON_Duplicate(roles, 1));
+	return rc;
+}
+
 /*
  * user add NAME --role R [--site KEY] [--password-stdin]: the account and
  * its one role, in one transaction.  Without a password, a reset code the
@@ -181,7 +193,8 @@ cmd_user_add(struct ctl *c)
 		rc = ctl_store_failed(rc, name);
 		goto out;
 	}
-	if (phc[0] == '\0' && (rc = reset_code(c, name, time(NULL), out)) != EXIT_OK)
+	if ((phc[0] == '\0' && (rc = reset_code(c, name, time(NULL), out)) != EXIT_OK) ||
+	    (rc = user_audited(c, name, roles)) != EXIT_OK)
 		goto out;
 	rc = print_once(c, out);
 	out = NULL;
@@ -244,7 +257,7 @@ cmd_user_remove(struct ctl *c)
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
 	rc = store_account_remove(c->st, name);
-	return rc == STORE_OK ? EXIT_OK : user_failed(rc, name);
+	return rc == STORE_OK ? user_audited(c, name, NULL) : user_failed(rc, name);
 }
 
 /*
@@ -271,7 +284,8 @@ cmd_user_reset_password(struct ctl *c)
 		cJSON_Delete(out);
 		return ctl_say(EXIT_FAIL, "out of memory");
 	}
-	if ((rc = reset_code(c, name, now, out)) != EXIT_OK) {
+	if ((rc = reset_code(c, name, now, out)) != EXIT_OK ||
+	    (rc = user_audited(c, name, NULL)) != EXIT_OK) {
 		cJSON_Delete(out);
 		return rc;
 	}
@@ -304,6 +318,8 @@ cmd_user_reset_2fa(struct ctl *c)
 		rc = user_failed(rc, name);
 		goto out;
 	}
+	if ((rc = user_audited(c, name, NULL)) != EXIT_OK)
+		goto out;
 	rc = print_once(c, out);
 	out = NULL;
 out:
@@ -339,6 +355,8 @@ cmd_user_role(struct ctl *c)
 		rc = ctl_say(EXIT_FAIL, "unknown site: %s", site);
 	else if (rc != STORE_OK)
 		rc = ctl_store_failed(rc, name);
+	else
+		rc = user_audited(c, name, a.roles);
 out:
 	store_account_clear(&a);
 	return rc;

@@ -66,17 +66,34 @@ check test "$(ctl audit list --site shop --json | jq -c '.[0] | [.action, .detai
 check test "$(ctl audit list --no-site --json | jq -c '[.[] | [.action, .site_key, .detail]]')" = '[["purge",null,{"visitor_rows":1}]]' \
     "purge: the monthly-visitor rows, a record of no site (audit list --no-site)"
 
+# consentctl user ...: records of no site naming the account (and its
+# roles where they changed), as the dashboard's; never a code or secret.
+ctl user add auditee --role viewer --site shop --password-stdin <<< 'Auditee-pass-8x2w' >/dev/null
+record_is '[.actor, .site_key, .action, .detail]' "[\"$actor\",null,\"user.add\",{\"username\":\"auditee\",\"roles\":{\"shop\":\"viewer\"}}]" \
+    "user add: the account and its roles"
+ctl user role auditee --role editor --site shop >/dev/null
+record_is '[.action, .detail]' '["user.role",{"username":"auditee","roles":{"shop":"editor"}}]' "user role: the account's roles now"
+code=$(ctl user reset-password auditee --json | jq -r .reset_code)
+record_is '[.action, .detail]' '["user.reset_password",{"username":"auditee"}]' "user reset-password: the account"
+secret=$(ctl user reset-2fa auditee --json | jq -r .secret)
+record_is '[.action, .detail]' '["user.reset_2fa",{"username":"auditee"}]' "user reset-2fa: the account"
+check test "$(db "SELECT count(*) FROM audit_log WHERE detail LIKE '%$code%' OR detail LIKE '%$secret%'")" = 0 \
+    "no record holds the reset code or the secret"
+ctl user remove auditee
+record_is '[.action, .detail]' '["user.remove",{"username":"auditee"}]' "user remove: the account"
+
 # What changes nothing is not recorded.
 n=$(count)
 for cmd in "site list" "site show shop" "config show shop" "consent export shop" "consent verify shop" \
-    "scripts rules shop" "stats shop" "audit list" "audit verify"; do
+    "scripts rules shop" "stats shop" "audit list" "audit verify" "user list"; do
 	ctl $cmd >/dev/null 2>&1
 done
 run site add shop --name Again
 run domain remove shop nowhere.example
 run config publish shop /nonexistent
 check test "$(count)" = "$n" "reads and failed changes add no record"
-check test "$(ctl audit list --site shop --json | jq length)" = $((n - 1)) "audit list --site: the site's records"
+others=$(ctl audit list --no-site --json | jq length)	# purge's and the users'
+check test "$(ctl audit list --site shop --json | jq length)" = $((n - others)) "audit list --site: the site's records"
 run audit list --site nope
 fails 1 "unknown site: nope" "audit list --site of an unknown site"
 run audit list --site shop --no-site
@@ -147,7 +164,7 @@ tampered "UPDATE audit_seals SET prev = '$(printf '%064d' 1)' WHERE seq = 2" \
 # A record deleted (run last: it cannot be put back with its id by every store alike).
 db "DELETE FROM audit_log WHERE id = 4"
 run audit verify --json
-check test "$rc:$(jq -c '[.ok, .seal, .error]' "$T/out")" = '1:[false,1,"audit:shop: seal 1: it covers '"$((n - 1))"' records, '"$((n - 2))"' are there"]' \
+check test "$rc:$(jq -c '[.ok, .seal, .error]' "$T/out")" = '1:[false,1,"audit:shop: seal 1: it covers '"$((n - others))"' records, '"$((n - others - 1))"' are there"]' \
     "a record deleted: its seal names it (--json)"
 # An unsealed record changed (the seals gone: every record unsealed).
 db "UPDATE audit_log SET seal_id = NULL"

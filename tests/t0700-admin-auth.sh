@@ -6,6 +6,7 @@
 # towards the sign-in throttle (t0702), so the clock moves past its waits
 # (later) rather than the test sleeping through them.
 . "$TOP/tests/admin.sh"
+. "$TOP/tests/ctl-helpers.sh"
 use_test_clock
 export CONSENT_TEST_NOW=$(($(date +%s) - 100000))
 later() { CONSENT_TEST_NOW=$((CONSENT_TEST_NOW + ${1:-61})); }
@@ -104,6 +105,12 @@ expect_json .roles '{"*":"owner"}' "and the roles"
 check test "$CSRF" != "$COOKIE" "the CSRF token is not the cookie's value"
 check test "${#CSRF}" -eq 43 "the CSRF token is 43 characters"
 A_COOKIE=$COOKIE A_CSRF=$CSRF
+check test "$(db "SELECT count(*) FROM admin_sessions WHERE token_hash = '$(printf '%s' "$COOKIE" | sha256sum | cut -d' ' -f1)'")" = 1 \
+    "the session is stored as the SHA-256 of its token"
+check test "$(db "SELECT count(*) FROM admin_sessions WHERE token_hash = '$COOKIE' OR id = '$COOKIE' OR csrf = '$COOKIE'")" = 0 \
+    "and the token itself is nowhere in its row"
+check grep -q '^\$argon2id\$v=19\$m=19456,t=2,p=1\$' <<< "$(db "SELECT password FROM admin_accounts WHERE name = 'owner'")" \
+    "the password setup stored is Argon2id (m=19456, t=2, p=1) in the PHC form"
 api GET session
 expect_status 200 "GET session with the cookie"
 expect_json .csrf "\"$A_CSRF\"" "gives the session's CSRF token"
@@ -206,6 +213,7 @@ later
 sign_in ed Editor-pass-3k9q
 expect_status 200 "an editor signs in with the password alone (no owner role, no factor)"
 expect_json .roles '{"demo":"editor"}' "with its roles"
+ED_COOKIE=$COOKIE ED_CSRF=$CSRF
 api GET users
 expect_error 403 "Forbidden"
 api POST users '{"username":"y","password":"Editor-pass-3k9q","roles":{}}'
@@ -296,6 +304,8 @@ expect_json .error '"Two-factor enrolment required"' "the answer is the enrolmen
 COOKIE=$OWNER_COOKIE CSRF=$OWNER_CSRF
 api DELETE users/ed
 expect_status 200 "DELETE users/{name} removes an account"
+COOKIE=$ED_COOKIE CSRF=$ED_CSRF api GET session
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&a session of the removed account: |" "$T/r"
 later
 sign_in ed Editor-pass-3k9q
 expect_error 401 "Invalid credentials"
@@ -309,3 +319,30 @@ for a in setup session.signin session.signout account.password account.session_e
 done
 check jq -e '[.entries[] | select(.action == "setup")][0].actor == "owner"' "$T/body" \
     "setup is recorded as the new owner's"
+
+# --- ADMIN.md 2: codes that are not six digits, and the sign-in log ----------------
+later 3700
+COOKIE= CSRF=
+for c in " CODE" "CODE " "0CODE" "CODE0" "CODE:0:3" "CODE:3" "+CODE:1"; do
+	later
+	code=$(totp "$SECRET")
+	case $c in
+	*:*:*) c=${code:0:3}" "${code:3:3} ;;
+	CODE:3) c=${code:0:3} ;;
+	+CODE:1) c=+${code:1} ;;
+	*) c=${c/CODE/$code} ;;
+	esac
+	COOKIE= CSRF= api REMOTE_ADDR=198.51.100.9 POST session "$(jq -cn --arg p "$PW" --arg c "$c" \
+	    '{username: "owner", password: $p, totp: $c}')"
+	expect_error 401 "Invalid credentials" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&the code '$c' (the right one's digits, not six): |" "$T/r"
+	check cmp -s "$T/body" "$T/wrong-pw" "the code '$c': the same bytes as a wrong password"
+done
+later 3700
+COOKIE= CSRF= api REMOTE_ADDR=198.51.100.7 POST session '{"username":" Ówner.X ","password":"wrong-password-xyz"}'
+expect_error 401 "Invalid credentials"
+check test "$(db "SELECT at || '|' || username || '|' || address || '|' || result FROM admin_signins WHERE address = '198.51.100.7'")" \
+    = "$CONSENT_TEST_NOW| Ówner.X |198.51.100.7|bad" "the attempt is logged: its time, the user name as typed, the address, the result"
+COOKIE= CSRF= api REMOTE_ADDR=198.51.100.7 POST session "$(jq -cn --arg p "$PW" --arg c "$(totp "$SECRET")" '{username: "owner", password: $p, totp: $c}')"
+expect_status 200 "the owner signs in"
+check test "$(db "SELECT username || '|' || result FROM admin_signins WHERE address = '198.51.100.7' ORDER BY id DESC LIMIT 1")" \
+    = "owner|ok" "the success is logged too"

@@ -108,6 +108,53 @@ done < "$T/routes"
 after=$(state)
 check test "$before" = "$after" "none of the refused requests changed anything (accounts, sites, audit trail)"
 
+# ADMIN.md 4-5: a site the account has no role on does not exist for it:
+# on every site route, the viewer of demo gets for "other" (which exists)
+# byte for byte the answer it gets for a site that does not.
+ctl site add other --name Other --domain other.example > /dev/null
+same=0 routes=0
+while IFS='	' read -r route role; do
+	case $route in *'{key}'*) ;; *) continue ;; esac
+	routes=$((routes + 1))
+	m=${route%% *} p=${route#* }
+	for k in other nosuch; do
+		COOKIE=$VI_COOKIE CSRF=$VI_CSRF api "$m" "$(fill "${p//\{key\}/$k}")" "$BODY"
+		cat "$T/status" "$T/headers" "$T/body" > "$T/answer-$k"
+	done
+	if cmp -s "$T/answer-other" "$T/answer-nosuch" && [ "$(cat "$T/status")" = 404 ]; then
+		same=$((same + 1))
+	else
+		notok "$route: another site's answer is not a missing site's: $(diff "$T/answer-other" "$T/answer-nosuch" | tr '\n' '|')"
+	fi
+done < "$T/routes"
+check test "$same" = "$routes" "every site route ($same of $routes) answers the same 404, byte for byte, for a site without a role and a missing one"
+COOKIE=$VI_COOKIE CSRF=$VI_CSRF api GET "audit?site=other"
+cat "$T/status" "$T/headers" "$T/body" > "$T/answer-other"
+COOKIE=$VI_COOKIE CSRF=$VI_CSRF api GET "audit?site=nosuch"
+cat "$T/status" "$T/headers" "$T/body" > "$T/answer-nosuch"
+check cmp -s "$T/answer-other" "$T/answer-nosuch" "and so does GET audit?site="
+
+# One cookie, one session: a second __Host-consent_admin (even the same
+# value) is no session; a cookie header of another name's 8 KB neither.
+api HTTP_COOKIE="__Host-consent_admin=$OWNER_COOKIE; __Host-consent_admin=$OWNER_COOKIE" GET session
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&the cookie twice: |" "$T/r"
+api HTTP_COOKIE="__Host-consent_admin=$VI_COOKIE; __Host-consent_admin=$OWNER_COOKIE" GET session
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&two sessions' cookies: |" "$T/r"
+api HTTP_COOKIE="consent_admin=$OWNER_COOKIE" GET session
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&the name without __Host-: |" "$T/r"
+api HTTP_COOKIE="a=$(head -c 9000 /dev/zero | tr '\0' a); __Host-consent_admin=$OWNER_COOKIE" GET session
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&an oversized Cookie header: |" "$T/r"
+api HTTP_X_CSRF_TOKEN="$OWNER_COOKIE" POST session/reauth '{"password":"x"}'
+expect_error 403 "CSRF check failed" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&the cookie's value as the CSRF token: |" "$T/r"
+# FastCGI: a request keeps nothing of the one before it (the owner's
+# session above, then none).
+api GET session
+expect_status 200 "the owner's session"
+COOKIE= CSRF= api GET session
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&the next request without a cookie: |" "$T/r"
+COOKIE= CSRF= api GET users
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&GET users without a cookie, after the owner's: |" "$T/r"
+
 # Sign-in and setup have no session: the same content-type and same-origin checks.
 COOKIE= CSRF= api HTTP_SEC_FETCH_SITE=same-site POST session "{\"username\":\"owner\",\"password\":\"$PW\"}"
 expect_error 403 "Cross-site request refused"
@@ -122,6 +169,15 @@ expect_error 403 "Cross-site request refused"
 COOKIE= CSRF= api HTTPS= REQUEST_SCHEME=http HTTP_ORIGIN=http://$ADMIN_HOST POST session '{"username":"owner","password":"x"}'
 expect_error 401 "Invalid credentials"
 ok "a plain-HTTP dashboard's own origin is http:// + HTTP_HOST (above)"
+
+# The order (ADMIN.md 4): not signed in (401) before CSRF, CSRF (403)
+# before the role (403 or 404).
+COOKIE= CSRF=$VI_CSRF api POST users '{"username":"zz","password":"Another-pass-5r8zw","roles":{}}'
+expect_error 401 "Not signed in" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&no session, a CSRF token: |" "$T/r"
+COOKIE=$VI_COOKIE CSRF= api POST users '{"username":"zz","password":"Another-pass-5r8zw","roles":{}}'
+expect_error 403 "CSRF check failed" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&a viewer's write without the token: |" "$T/r"
+COOKIE=$VI_COOKIE CSRF= api POST sites/nosuch/pause '{}'
+expect_error 403 "CSRF check failed" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&a missing site without the token: |" "$T/r"
 
 # A viewer's writes.
 COOKIE=$VI_COOKIE CSRF=$VI_CSRF
@@ -159,5 +215,9 @@ api CONTENT_TYPE="application/jsonx" POST session/reauth '{"password":"x"}'
 expect_error 415 "Content-Type must be application/json"
 api POST users '{"username":"a","username":"b","password":"x","roles":{}}'
 expect_status 400 "a member twice is refused"
+api POST session/reauth "{\"password\":$(printf '[%.0s' $(seq 3000))}"
+expect_error 400 "Invalid JSON body" > "$T/r"; sed "s|^\(not \)\{0,1\}ok - |&3,000 nested arrays: |" "$T/r"
+api POST session/reauth '{"password":"x","password":"wrong-password-xyz"}'
+expect_status 400 "a credential twice is refused, whichever would be read"
 
 check test "$headers_ok" = 1 "every answer above had ADMIN.md 4's headers"

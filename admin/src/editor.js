@@ -234,6 +234,9 @@ function Regions({ d, set, E }) {
 				<${ListField} label=${`Region ${i + 1}: countries`} path=${`${p}.countries`} value=${r.countries}
 					hint="Two-letter codes separated by commas; * for every other country."
 					onList=${set(`${p}.countries`)} error=${E(`${p}.countries`)} />
+				<${ListField} label=${`Region ${i + 1}: subdivisions`} path=${`${p}.subdivisions`} value=${r.subdivisions}
+					hint="ISO 3166-2 codes such as US-CA, separated by commas; none for the whole of its countries."
+					onList=${(l) => set(`${p}.subdivisions`)(l.length ? l : undefined)} error=${E(`${p}.subdivisions`)} />
 				<${Field} label=${`Region ${i + 1}: consent model`} path=${`${p}.consentModel`} value=${r.consentModel || 'opt_in'}
 					onInput=${set(`${p}.consentModel`)} options=${opts(MODELS)} error=${E(`${p}.consentModel`)} />
 				<${Field} label=${`Region ${i + 1}: language`} path=${`${p}.defaultLanguage`} value=${r.defaultLanguage || ''}

@@ -112,9 +112,11 @@ test('a new site: created from the list, its Site Settings show the key, the exa
 	await page.getByLabel('Add a domain').fill('https://WWW.Shop.test:443/page');
 	await page.getByRole('button', { name: 'Add', exact: true }).click();
 	await page.getByRole('status').filter({ hasText: 'Domain www.shop.test added.' }).waitFor();
+	await page.getByRole('button', { name: 'Remove www.shop.test' }).waitFor();
 	assert.deepEqual(await page.getByTestId('domains').locator('li span').allTextContents(), ['shop.test', 'www.shop.test']);
 	await page.getByRole('button', { name: 'Remove www.shop.test' }).click();
 	await page.getByRole('status').filter({ hasText: 'Domain www.shop.test removed.' }).waitFor();
+	await page.getByRole('button', { name: 'Remove www.shop.test' }).waitFor({ state: 'detached' });
 	assert.deepEqual(await page.getByTestId('domains').locator('li span').allTextContents(), ['shop.test']);
 	// The copy button puts the exact tag on the clipboard.
 	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(srv.admin).origin });
@@ -159,6 +161,12 @@ test('the editor: German and Arabic start from the built-in texts and are edited
 	await countriesField.pressSequentially('de, at ch');
 	assert.equal(await countriesField.inputValue(), 'de, at ch');
 	assert.deepEqual(JSON.parse(await page.getByLabel('The whole document').inputValue()).regions[0].countries, ['DE', 'AT', 'CH']);
+	// ADMIN.md 7, the form over the whole document: a region's subdivisions too.
+	const subs = page.getByLabel('Region 1: subdivisions');
+	await subs.fill('us-ca, US-NY');
+	assert.deepEqual(JSON.parse(await page.getByLabel('The whole document').inputValue()).regions[0].subdivisions, ['US-CA', 'US-NY']);
+	await subs.fill('');
+	assert.equal(JSON.parse(await page.getByLabel('The whole document').inputValue()).regions[0].subdivisions, undefined, 'none: the member is gone');
 	// An invalid category id, named at its field by the API's path.
 	await page.getByLabel('Category 2: id').fill('not valid!');
 	await page.getByRole('button', { name: 'Check and preview' }).click();
@@ -183,6 +191,14 @@ test('the preview: the real consent.js in a sandboxed frame shows the draft in G
 	assert.ok(b.text.includes(DE_TITLE), 'the German title, markup as text');
 	assert.equal(b.imgs, 0, 'no element made of the text');
 	assert.equal(previewAnswer.resolvedLanguage, 'de');
+	// ADMIN.md 7: what the frame's script can reach, not only its attribute.
+	const reach = await f.evaluate(() => {
+		const tryIt = (fn) => { try { return String(fn()); } catch (e) { return 'refused'; } };
+		return { origin: self.origin, cookie: tryIt(() => document.cookie),
+			parent: tryIt(() => parent.document.title), storage: tryIt(() => localStorage.length) };
+	});
+	assert.deepEqual(reach, { origin: 'null', cookie: 'refused', parent: 'refused', storage: 'refused' },
+		'the frame has an opaque origin: not the dashboard\'s document, cookie or storage');
 	assert.equal(await f.evaluate(() => document.documentElement.dataset.scheme), 'light');
 	await page.getByLabel('Visitor\'s country').fill('US');
 	await preview('de');
@@ -252,6 +268,19 @@ test('versions: who and when, a diff of two, restore after a confirmation', asyn
 	const live = (await fetchIn(page, `${srv.api}/admin/api/sites/shop/configs/live`)).body;
 	assert.equal(live.version, 3);
 	assert.equal(live.document.appearance.theme, 'light', 'version 1\'s document is live again');
+	// ADMIN.md 7: a diff of any two versions, not only the newest two.
+	await page.getByTestId('versions').locator('tbody tr').nth(2).waitFor();
+	const compare = async (a, b) => {
+		await page.getByLabel('From', { exact: true }).selectOption(a);
+		await page.getByLabel('To', { exact: true }).selectOption(b);
+		await page.getByRole('button', { name: 'Show the differences' }).click();
+		await page.locator(`[aria-label="Differences from version ${a} to ${b}"]`).waitFor();
+		return page.getByTestId('diff').textContent();
+	};
+	assert.doesNotMatch(await compare('1', '3'), /^[-+] /m, 'version 1 and its restore as 3: no difference');
+	const d23 = await compare('2', '3');
+	assert.match(d23, /^- +"theme": "dark"/m);
+	assert.match(d23, /^\+ +"theme": "light"/m);
 });
 
 test('pause by keyboard: the dialog cancels with Escape, confirms with Enter; resume', async () => {

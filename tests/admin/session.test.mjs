@@ -66,6 +66,8 @@ test('answered with the password and a code, the action goes through', async () 
 	await dlg.getByLabel('Code from the authenticator app').fill(h.totp(secret, now + 400));
 	await dlg.getByRole('button', { name: 'Confirm' }).click();
 	await page.getByRole('status').filter({ hasText: 'later added.' }).waitFor();
+	// The status comes before the list is read again.
+	await page.getByTestId('users').locator('td', { hasText: /^later$/ }).waitFor();
 	assert.equal(await listed('later'), true);
 });
 

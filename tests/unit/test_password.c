@@ -1,6 +1,7 @@
 /* test_password.c: the password policy's refusals and Argon2id PHC strings (password.c, ADMIN.md 2). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <argon2.h>
 
@@ -102,6 +103,25 @@ tamper(char *buf, const char *phc, size_t i, char c)
 	return buf;
 }
 
+/* The least processor time of three password_verify(phc, pw) calls. */
+static double
+verify_cpu(const char *phc, const char *pw)
+{
+	double best = -1;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		clock_t t0 = clock();
+		double d;
+
+		(void)password_verify(phc, pw);
+		d = (double)(clock() - t0) / CLOCKS_PER_SEC;
+		if (best < 0 || d < best)
+			best = d;
+	}
+	return best;
+}
+
 static void
 test_hash(void)
 {
@@ -121,6 +141,16 @@ test_hash(void)
 	CHECK(password_verify(a, "") == PASSWORD_MISMATCH, "empty password");
 	CHECK(password_verify(a, NULL) == PASSWORD_MISMATCH, "NULL password");
 	CHECK(password_verify(NULL, pw) == PASSWORD_MISMATCH, "no account: mismatch after the same work");
+	{
+		/* ADMIN.md 2: an unknown user costs what a known one does
+		 * (processor time, the work itself: a loaded machine slows both). */
+		double known = verify_cpu(a, "a wrong password here"), none = verify_cpu(NULL, pw);
+
+		CHECK(none >= known / 2 && none <= known * 2,
+		    "no account costs the Argon2id work of one (within 2x)");
+		if (!(none >= known / 2 && none <= known * 2))
+			printf("# known %.4f s, none %.4f s\n", known, none);
+	}
 	CHECK(password_needs_rehash(a) == 0, "current parameters need no rehash");
 	CHECK(argon2id_verify(a, pw, strlen(pw)) == ARGON2_OK, "libargon2's own verify reads the string");
 
