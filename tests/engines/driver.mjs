@@ -49,9 +49,14 @@ async function waitFor(page, fn, arg, ms = 5000) {
 	const end = Date.now() + ms;
 	for (;;) {
 		let v;
-		try { v = await page.eval(fn, arg); } catch { v = undefined; }
+		// A DOM node found is true: the drivers do not all return nodes.
+		try { v = await page.eval(`(a) => { const v = (${fn})(a); return v && v.nodeType ? true : v; }`, arg); } catch { v = undefined; }
 		if (v) return v;
-		if (Date.now() > end) throw new Error(`waitFor timed out: ${String(fn).slice(0, 120)}`);
+		if (Date.now() > end) {
+			let at = '';
+			try { at = await page.eval(() => `${location.href} ${JSON.stringify(window.Consent && window.Consent.get())}`); } catch { /* none */ }
+			throw new Error(`waitFor timed out: ${String(fn).slice(0, 120)} (at ${at})`);
+		}
 		await sleep(50);
 	}
 }
@@ -158,6 +163,7 @@ async function webkit() {
 	const wd = async (method, p, body) => {
 		const r = await fetch(`http://127.0.0.1:${port}${p}`, {
 			method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+			signal: AbortSignal.timeout(30000),
 		});
 		const j = await r.json();
 		if (j.value && j.value.error) throw new Error(`WebDriver ${p}: ${j.value.error}: ${j.value.message}`);
