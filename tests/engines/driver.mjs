@@ -67,7 +67,12 @@ function wrap(p, close, cookies) {
 		goto: (url) => p.goto(url, { waitUntil: 'load' }),
 		eval: (fn, arg) => p.evaluate(call(fn, arg)),
 		waitFor: (fn, arg, ms) => waitFor(page, fn, arg, ms),
-		press: (key) => p.keyboard.press(key),
+		async press(key) { // 'Shift+Tab': puppeteer takes no combination in press()
+			const ks = key.split('+');
+			for (const k of ks.slice(0, -1)) await p.keyboard.down(k);
+			await p.keyboard.press(ks[ks.length - 1]);
+			for (const k of ks.slice(0, -1).reverse()) await p.keyboard.up(k);
+		},
 		clickAt: (x, y) => p.mouse.click(x, y),
 		cookies,
 		close,

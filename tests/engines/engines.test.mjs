@@ -90,9 +90,9 @@ const focusIn = (p, id) => p.eval((i) => {
 	return !!(a && a.closest('#' + i));
 }, id);
 
-async function tabTo(p, name, max = 30) {
+async function tabTo(p, name, key = 'Tab', max = 30) {
 	for (let i = 0; i < max; i++) {
-		await p.press('Tab');
+		await p.press(key);
 		if (await focused(p) === name) return true;
 	}
 	return false;
@@ -140,7 +140,9 @@ describe('engines', () => {
 			await p.waitFor(() => !document.getElementById('consent-host').shadowRoot.querySelector('#consent-prefs:not([hidden])') ||
 				document.getElementById('consent-host').shadowRoot.getElementById('consent-prefs').getBoundingClientRect().height === 0);
 			assert.equal(await focused(p), 'Customize', 'focus returned to Customize');
-			assert.ok(await tabTo(p, 'Accept all'));
+			// Back: past the page's last element Firefox's Tab goes to its
+			// own toolbar, not round to the page.
+			assert.ok(await tabTo(p, 'Accept all', 'Shift+Tab'));
 			await p.press('Enter');
 			await decided(p);
 			assert.equal(await p.eval(() => window.Consent.allowed('analytics')), true);
