@@ -232,6 +232,18 @@ mode_independent() {
 	fi
 }
 
+# plain_pass_only: called by a test that checks what does not change with
+# the build, the store or the mode (the SDK in other browser engines,
+# against endpoints t0610 tests in every pass): it runs in the plain pass
+# of make check only, and says skip, with one line, in the others.
+plain_pass_only() {
+	mode_independent
+	if store_is_postgres || [ "${SANITIZED:-}" = 1 ]; then
+		skip "$(basename "$0" .sh): runs in the plain pass only (the same browsers, against endpoints t0610 tests in this pass)"
+		exit 0
+	fi
+}
+
 _fcgi_names() { # the sets started and not yet archived
 	local _f
 	for _f in "$T"/fcgi/*.spawn; do
