@@ -21,10 +21,12 @@ export function readDecision() {
   try { return parseRecord(decodeURIComponent(raw)); } catch { return null; }
 }
 
-// Store a decision record for rec.days days, widened to `domain` when given.
+// Store a decision record until rec.ts + rec.days days (its own time, not
+// the write's), widened to `domain` when given.  Written again on each page
+// view while valid: Safari caps a cookie written by script at 7 days.
 export function writeDecision(rec, domain) {
   let c = COOKIE + '=' + encodeURIComponent(JSON.stringify(rec)) +
-    '; path=/; SameSite=Lax; max-age=' + Math.floor(rec.days * DAY_MS / 1000);
+    '; path=/; SameSite=Lax; max-age=' + Math.floor((rec.ts + rec.days * DAY_MS - Date.now()) / 1000);
   if (domain) c += '; domain=' + domain;
   if (location.protocol === 'https:') c += '; Secure';
   try { document.cookie = c; } catch { /* cookies refused */ }

@@ -45,12 +45,15 @@ view.init(st, { decide, impression: () => send('impression', {}) }, opts.api);
 
 // Before the configuration arrives, a stored decision still inside the
 // expiry it was stored with applies with the categories it was made under.
+// It is written again, to last until its own expiry (cookie.writeDecision).
 const last = cookie.load('rules');
-if (st.stored && last && Array.isArray(last.cats) &&
-    S.decisionValid(st.stored, null, Date.now(), st.stored.days)) {
-  st.cats = last.cats;
-  st.decided = true;
-  st.allowed = S.currentCategories(st.cats, st.stored, false);
+if (st.stored && S.decisionValid(st.stored, null, Date.now(), st.stored.days)) {
+  cookie.writeDecision(st.stored, opts.cookieDomain);
+  if (last && Array.isArray(last.cats)) {
+    st.cats = last.cats;
+    st.decided = true;
+    st.allowed = S.currentCategories(st.cats, st.stored, false);
+  }
 }
 remember();
 

@@ -4,7 +4,9 @@
 #                        build/sdk/consent.js), lighttpd, report (the report
 #                        page built, with node_modules/uplot), admin (the
 #                        dashboard's page built, cgi-bin/admin, tests/admin-clock,
-#                        consentctl, openssl, lighttpd's mod_openssl) must be present:
+#                        consentctl, openssl, lighttpd's mod_openssl), engines
+#                        (firefox-esr, WebKitWebDriver, MiniBrowser, xvfb-run,
+#                        node_modules/puppeteer-core) must be present:
 #                        otherwise one "skip - ..." line and exit 0, or, when
 #                        CI=true, one "not ok - ..." line and exit 1 (a
 #                        machine without Chromium is no reason to skip in CI)
@@ -26,6 +28,14 @@ sdk_need() {
 		chromium) [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || sdk_missing="$sdk_missing, ${CHROMIUM:-/usr/bin/chromium}" ;;
 		sdk) [ -f "$TOP/build/sdk/consent.js" ] || sdk_missing="$sdk_missing, build/sdk/consent.js (esbuild; make)" ;;
 		lighttpd) PATH=$PATH:/usr/sbin:/sbin command -v lighttpd >/dev/null 2>&1 || sdk_missing="$sdk_missing, lighttpd" ;;
+		engines)
+			for _b in "${FIREFOX:-/usr/bin/firefox-esr}" "${WEBKIT_DRIVER:-/usr/bin/WebKitWebDriver}"; do
+				[ -x "$_b" ] || sdk_missing="$sdk_missing, $_b"
+			done
+			command -v xvfb-run >/dev/null 2>&1 || sdk_missing="$sdk_missing, xvfb-run"
+			[ -n "$(node -e 'import("./tests/engines/driver.mjs").then((d) => console.log(d.miniBrowser() || ""))' 2>/dev/null)" ] ||
+				sdk_missing="$sdk_missing, WebKitGTK's MiniBrowser"
+			[ -f "$TOP/node_modules/puppeteer-core/package.json" ] || sdk_missing="$sdk_missing, node_modules/puppeteer-core (npm ci)" ;;
 		report)
 			[ -f "$TOP/node_modules/uplot/package.json" ] && [ -f "$TOP/build/report/report.html" ] ||
 				sdk_missing="$sdk_missing, the report page (node_modules/uplot: npm ci; esbuild; make)" ;;

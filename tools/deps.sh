@@ -17,7 +17,10 @@
 # python3-zxcvbn: the dashboard's password hashes and the common passwords
 # it refuses (tools/gen-passwords.sh builds the list from the package's);
 # qrencode: `make serve` may show a dashboard owner's otpauth URI as a QR
-# code in the terminal.
+# code in the terminal.  chromium, firefox-esr and webkit2gtk-driver
+# (WebKitWebDriver and WebKitGTK's MiniBrowser) with xvfb (xvfb-run, the
+# display MiniBrowser needs) and xauth: the SDK's tests in the three
+# engines (t0610, t0615).
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev llvm
@@ -34,6 +37,7 @@ PACKAGES="
   nginx
   wrk hyperfine
   chromium esbuild
+  firefox-esr webkit2gtk-driver xvfb xauth
 "
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps.sh: run as root (sudo sh tools/deps.sh)" >&2
@@ -54,8 +58,9 @@ fi
 for s in apache2 lighttpd nginx postgresql pgbouncer; do
 	if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
-# playwright-core drives the system Chromium (/usr/bin/chromium): it never
-# downloads a browser of its own.
+# playwright-core drives the system Chromium (/usr/bin/chromium) and
+# puppeteer-core the system Firefox ESR: neither downloads a browser of its
+# own.
 top=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$top" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 # After the packages, so that the archives match the -dev versions just
