@@ -17,7 +17,8 @@
 # python3-zxcvbn: the dashboard's password hashes and the common passwords
 # it refuses (tools/gen-passwords.sh builds the list from the package's);
 # qrencode: `make serve` may show a dashboard owner's otpauth URI as a QR
-# code in the terminal.
+# code in the terminal; wapiti and sqlmap: the scanners of `make scan`
+# (tools/scan-admin.sh), outside `make check`.
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev llvm
@@ -33,6 +34,7 @@ PACKAGES="
   apache2 libapache2-mod-qos libpcre3
   nginx
   wrk hyperfine
+  wapiti sqlmap
   chromium esbuild
 "
 if [ "$(id -u)" -ne 0 ]; then
