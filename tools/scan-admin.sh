@@ -122,7 +122,7 @@ curl -ks -o /dev/null "$base/admin/api/setup" || die "lighttpd did not start: $(
 # req METHOD PATH [BODY]: one request as the page makes it, with the
 # session of COOKIE and CSRF when set; the body in $dir/body, the status
 # printed.
-COOKIE= CSRF=
+COOKIE='' CSRF=''
 req() {
 	curl -ks -o "$dir/body" -w '%{http_code}' -X "$1" "$base/admin/api/$2" \
 	    -H 'Content-Type: application/json' -H "Origin: $base" -H 'Sec-Fetch-Site: same-origin' \
@@ -297,7 +297,7 @@ sqlmap_run() { # PASS LINE: one route; its injection points are counted
 		esac
 		[ -n "$r" ] && reauth
 	else
-		cookie= csrf=
+		cookie='' csrf=''
 		p=$(printf '%s' "$p" | tr -d '*')
 	fi
 	name=$(printf '%s-%s %s' "$pass" "$m" "$p" | tr -c 'A-Za-z0-9-' '_')
@@ -348,7 +348,7 @@ fi
 if [ "${SCAN_SQLMAP:-1}" = 1 ]; then
 	while IFS= read -r line; do sqlmap_run signed-in "$line"; done <<<"$ROUTES"
 fi
-COOKIE= CSRF=
+COOKIE='' CSRF=''
 if [ "${SCAN_WAPITI:-1}" = 1 ]; then wapiti_run signed-out; fi
 if [ "${SCAN_SQLMAP:-1}" = 1 ]; then
 	while IFS= read -r line; do sqlmap_run signed-out "$line"; done <<<"$ROUTES"
