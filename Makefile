@@ -17,6 +17,8 @@
 #   make bench           benchmark against the simplest CGI (bench/), then the dashboard's log (bench/log.sh)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
 #   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
+#   make scan            wapiti and sqlmap at the dashboard's API on loopback, signed in
+#                        and not (tools/scan-admin.sh; minutes, outside make check)
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
 #   make fuzz-coverage   lines and branches of each parser the fuzz corpora reach
 #   make install         PREFIX, DESTDIR, CGIBIN, DBPATH, MANDIR as below
@@ -485,6 +487,9 @@ bench-sdk: sdk
 bench-apache:
 	sh bench/apache.sh
 
+scan: all
+	bash tools/scan-admin.sh
+
 fuzz:
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -514,6 +519,6 @@ clean:
 print-layers:
 	@echo $(LAYERS)
 
-.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-log bench-sdk bench-apache fuzz fuzz-coverage install clean FORCE
+.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-log bench-sdk bench-apache scan fuzz fuzz-coverage install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

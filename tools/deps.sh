@@ -20,7 +20,8 @@
 # code in the terminal.  chromium, firefox-esr and webkit2gtk-driver
 # (WebKitWebDriver and WebKitGTK's MiniBrowser) with xvfb (xvfb-run, the
 # display MiniBrowser needs) and xauth: the SDK's tests in the three
-# engines (t0610, t0615).
+# engines (t0610, t0615).  wapiti and sqlmap: the scanners of `make scan`
+# (tools/scan-admin.sh), outside `make check`.
 set -eu
 PACKAGES="
   make gcc libc6-dev clang libclang-rt-dev llvm
@@ -36,6 +37,7 @@ PACKAGES="
   apache2 libapache2-mod-qos libpcre3
   nginx
   wrk hyperfine
+  wapiti sqlmap
   chromium esbuild
   firefox-esr webkit2gtk-driver xvfb xauth
 "
