@@ -373,15 +373,20 @@ admin_checks() { # BASE LABEL [FOLDER]
 		skip "$_l: cgi-bin/admin is not built: the dashboard's API through the server not checked"
 		return 0
 	fi
+	if store_is_postgres; then
+		# The setup token's file has no database file to sit beside:
+		# CONSENT_DATA_DIR names its folder (consent(8)), which this test
+		# does not pass through the servers.  The program is reached.
+		http GET "$_b/admin/api/session"
+		expect_error 404 "Setup required" "$_l: PostgreSQL: GET /admin/api/session reaches cgi-bin/admin (no account yet: Setup required)"
+		skip "$_l: PostgreSQL: setup through the server not run (CONSENT_DATA_DIR not passed)"
+		return 0
+	fi
 	http GET "$_b/admin/api/setup"
 	if [ "$(cat "$T/status")" = 200 ]; then
 		expect_json .needed true "$_l: GET /admin/api/setup on a new database: setup is needed"
 		http GET "$_b/admin/api/session"
 		expect_error 404 "Setup required" "$_l: GET /admin/api/session before setup: 404 Setup required"
-		if store_is_postgres; then
-			skip "$_l: PostgreSQL: the token's file is not beside a database file, setup not run"
-			return 0
-		fi
 		jq -cn --arg t "$(cat "$(dirname "$CONSENT_DB")/.consent-setup-token")" \
 		    '{token: $t, username: "deployer", password: "deploy-check-passphrase"}' > "$T/setup.json"
 		http -H "Content-Type: application/json" -d "$T/setup.json" POST "$_b/admin/api/setup"
