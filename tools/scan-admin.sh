@@ -14,16 +14,21 @@
 #   3. a fresh database (consentctl init writes the setup token): the first
 #      owner through POST setup with the token file, signed in with a TOTP
 #      code computed here; a site with domains, two published configs, a
-#      second user, consents through the endpoint, and two spare sessions
-#      (signed in with recovery codes) for the routes that end one;
+#      second user, consents through the endpoint, a seal (its head for
+#      verify), a sync (its id), a page of the log (its cursor), and two
+#      spare sessions (signed in with recovery codes) for the routes that
+#      end one; re-authentication takes the next recovery code, then
+#      TOTP codes of fresh time steps;
 #   4. the routes are those of docs/admin-api.md's table: every row must
 #      have a request below (ROUTES), else the run fails, so that a route
 #      added to the API is not left out unnoticed;
 #   5. wapiti (every attack module that applies to a JSON API: not nikto,
 #      buster, brute_login_form, csrf, which look for forms and known
 #      files, nor wapp, which names software, nor ssrf, which needs
-#      wapiti's server on the internet) on every GET route, its query parameters, and the page
-#      /admin/, signed in (the cookie and X-CSRF-Token as headers) and then
+#      wapiti's server on the internet) on every GET route, its query
+#      parameters, and the page /admin/, signed in (the cookie and
+#      X-CSRF-Token as headers; re-authenticated just before, for the
+#      export and the backup) and then
 #      without them.  Debian's wapiti (3.0.4) mutates query strings and
 #      form fields only: it sends a JSON body as it is, never attacked, so
 #      the bodies are sqlmap's;
@@ -282,7 +287,7 @@ done)
 # fill TEMPLATE: the route with this run's values.
 fill() {
 	sed "s/KEY/$KEY/g; s/USER2/$USER2/g; s/SPARE2_ID/$SPARE2_ID/g; s/AUDIT_ID/$AUDIT_ID/g; s/SYNC_ID/$SYNC_ID/g;
-	    s/HEAD/$HEAD/g; s/CURSOR/$CURSOR/g; s/FROM/$FROM/g; s/TO\([*&]\)/$TO\1/g"
+	    s/HEAD/$HEAD/g; s/CURSOR/$CURSOR/g; s/FROM/$FROM/g; s/=TO\([*&]\|$\)/=$TO\1/g"
 }
 # count: the requests so far (lighttpd writes its log every few seconds;
 # curl's HTTP/2 preface is a line "PRI" of its own).
