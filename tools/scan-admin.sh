@@ -14,16 +14,21 @@
 #   3. a fresh database (consentctl init writes the setup token): the first
 #      owner through POST setup with the token file, signed in with a TOTP
 #      code computed here; a site with domains, two published configs, a
-#      second user, consents through the endpoint, and two spare sessions
-#      (signed in with recovery codes) for the routes that end one;
+#      second user, consents through the endpoint, a seal (its head for
+#      verify), a sync (its id), a page of the log (its cursor), and two
+#      spare sessions (signed in with recovery codes) for the routes that
+#      end one; re-authentication takes the next recovery code, then
+#      TOTP codes of fresh time steps;
 #   4. the routes are those of docs/admin-api.md's table: every row must
 #      have a request below (ROUTES), else the run fails, so that a route
 #      added to the API is not left out unnoticed;
 #   5. wapiti (every attack module that applies to a JSON API: not nikto,
 #      buster, brute_login_form, csrf, which look for forms and known
 #      files, nor wapp, which names software, nor ssrf, which needs
-#      wapiti's server on the internet) on every GET route, its query parameters, and the page
-#      /admin/, signed in (the cookie and X-CSRF-Token as headers) and then
+#      wapiti's server on the internet) on every GET route, its query
+#      parameters, and the page /admin/, signed in (the cookie and
+#      X-CSRF-Token as headers; re-authenticated just before, for the
+#      export and the backup) and then
 #      without them.  Debian's wapiti (3.0.4) mutates query strings and
 #      form fields only: it sends a JSON body as it is, never attacked, so
 #      the bodies are sqlmap's;
@@ -159,10 +164,21 @@ signin "${recovery[1]}"
 COOKIE=$MAIN CSRF=$MAIN_CSRF
 must 200 GET account/sessions
 SPARE2_ID=$(jq -r '[.sessions[] | select(.current | not)][0].id' "$dir/body")
-next_recovery=2
+next_recovery=2 totp_step=$(($(date +%s) / 30))
+# factor: a second factor not used yet: a recovery code while there are
+# some, then a TOTP code of a time step after the last one used.
+factor() {
+	if [ "$next_recovery" -lt ${#recovery[@]} ]; then
+		code=${recovery[$next_recovery]}
+		next_recovery=$((next_recovery + 1))
+		return
+	fi
+	while [ $(($(date +%s) / 30)) -le "$totp_step" ]; do sleep 1; done
+	totp_step=$(($(date +%s) / 30))
+	code=$(totp "$secret")
+}
 reauth() {
-	local code=${recovery[$next_recovery]}
-	next_recovery=$((next_recovery + 1))
+	factor
 	must 200 POST session/reauth "$(jq -cn --arg p "$PASS1" --arg c "$code" '{password:$p,totp:$c}')"
 }
 
@@ -181,6 +197,18 @@ for i in 1 2 3; do
 done | grep -vx 201 && die "a consent was not stored"
 must 200 GET "audit?limit=1"
 AUDIT_ID=$(jq -r '.entries[0].id' "$dir/body")
+# The log's routes: a seal (its head for verify), a sync, a page's cursor,
+# today's period for the report; v-scan-1 is the receipt's visitor,
+# v-scan-3 the one erased.
+must 200 POST sites/$KEY/seal '{}'
+HEAD=$(jq -r .head.hash "$dir/body")
+[ ${#HEAD} = 64 ] || die "no seal head: $(head -c 300 "$dir/body")"
+must 201 POST sites/$KEY/syncs '{}'
+SYNC_ID=$(jq -r .sync_id "$dir/body")
+must 200 GET "sites/$KEY/consents?limit=1"
+CURSOR=$(jq -r .next "$dir/body")
+[ -n "$CURSOR" ] && [ "$CURSOR" != null ] || die "no cursor: $(head -c 300 "$dir/body")"
+FROM=$(date -u -d '-30 days' +%F) TO=$(date -u -d tomorrow +%F)
 
 # ROUTES: one line per route of docs/admin-api.md, "METHOD path | body":
 # "R " marks a route that needs re-authentication, "- " one that needs no
@@ -208,6 +236,23 @@ POST sites/KEY*/domains | {"domain":"shop2.example"}
 DELETE sites/KEY*/domains | {"domain":"shop2.example"}
 POST sites/KEY*/configs | {"restore":1}
 POST sites/KEY*/preview | {"document":{"appearance":{"theme":"light"}},"region":"gdpr","language":"de","country":"DE","subdivision":"BE"}
+GET sites/KEY*/scripts |
+POST sites/KEY*/syncs | {}
+GET sites/KEY*/syncs/SYNC_ID* |
+GET sites/KEY*/rules |
+POST sites/KEY*/rules | {}
+GET sites/KEY*/consents?from=FROM*&to=TO*&event=initial*&action=partial*&region=gdpr*&country=DE*&gpc=none*&version=1*&limit=10* |
+GET sites/KEY*/consents?limit=2*&cursor=CURSOR* |
+GET sites/KEY*/receipt?anon_id=v-scan-1* |
+GET sites/KEY*/proof |
+POST sites/KEY*/seal | {}
+POST sites/KEY*/verify | {"from":1,"head":"HEAD","sealed":0,"pruned":0,"leaves":1000}
+GET sites/KEY*/report?from=FROM*&to=TO* |
+R GET sites/KEY*/consents/export?format=csv*&since=FROM* |
+R GET sites/KEY*/consents/export?format=jsonl* |
+R POST sites/KEY*/erase | {"anon_id":"v-scan-3","confirm":"ERASE"}
+R POST sites/KEY*/purge | {"dry_run":true}
+R GET backup |
 R POST users | {"username":"scan-viewer","password":"correct horse battery viewer","roles":{"scan":"viewer"}}
 R PATCH users/USER2* | {"roles":{"scan":"viewer"}}
 R DELETE users/USER2* |
@@ -234,14 +279,15 @@ for cell in sys.stdin:
         elif prev:
             print(prev[0], prev[1].rsplit("/", 1)[0] + "/" + m[2])
 ' | while read -r m p; do
-	pat=$(printf '%s' "$p" | sed 's/{key}/KEY\\*/; s/{name}/USER2\\*/; s/{id}/SPARE2_ID\\*/; s/{version}/1\\*/; s/\//\\\//g')
+	pat=$(printf '%s' "$p" | sed 's/{key}/KEY\\*/; s/{name}/USER2\\*/; s/syncs\/{id}/syncs\/SYNC_ID\\*/; s/{id}/SPARE2_ID\\*/; s/{version}/1\\*/; s/\//\\\//g')
 	printf '%s\n' "$ROUTES" | grep -Eq "^([-R] )?$m $pat( |\\?)" || echo "$m $p"
 done)
 [ -z "$missing" ] || die "routes of docs/admin-api.md without a request here: $(echo "$missing" | tr '\n' ',')"
 
 # fill TEMPLATE: the route with this run's values.
 fill() {
-	sed "s/KEY/$KEY/g; s/USER2/$USER2/g; s/SPARE2_ID/$SPARE2_ID/g; s/AUDIT_ID/$AUDIT_ID/g"
+	sed "s/KEY/$KEY/g; s/USER2/$USER2/g; s/SPARE2_ID/$SPARE2_ID/g; s/AUDIT_ID/$AUDIT_ID/g; s/SYNC_ID/$SYNC_ID/g;
+	    s/HEAD/$HEAD/g; s/CURSOR/$CURSOR/g; s/FROM/$FROM/g; s/=TO\([*&]\|$\)/=$TO\1/g"
 }
 # count: the requests so far (lighttpd writes its log every few seconds;
 # curl's HTTP/2 preface is a line "PRI" of its own).
@@ -260,7 +306,7 @@ wapiti_run() { # NAME [HEADER...]
 	local name=$1 starts=() u
 	shift
 	while read -r u; do starts+=(-s "$base/admin/api/$u"); done < <(printf '%s\n' "$ROUTES" |
-		sed 's/^- //' | grep '^GET ' | cut -d' ' -f2 | tr -d '*' | fill)
+		sed 's/^[-R] //' | grep '^GET ' | cut -d' ' -f2 | tr -d '*' | fill)
 	step_begin "wapiti $name"
 	wapiti -u "$base/admin/" --scope folder "${starts[@]}" -s "$base/admin/" \
 	    -m "$WAPITI_MODULES" -l 2 -S normal --flush-session --store-session "$dir/wapiti-$name" \
@@ -307,7 +353,12 @@ sqlmap_run() { # PASS LINE: one route; its injection points are counted
 		printf '%s /admin/api/%s HTTP/1.1\r\n' "$m" "$(printf '%s' "$p" | fill)"
 		printf 'Host: 127.0.0.1:%s\r\n' "$port"
 		printf 'User-Agent: Mozilla/5.0 (X11; Linux x86_64) scan\r\n'
-		printf 'Accept: application/json\r\n'
+		case $p in # the downloads' types
+		*format=csv*) printf 'Accept: text/csv, application/json\r\n' ;;
+		*format=jsonl*) printf 'Accept: application/x-ndjson, application/json\r\n' ;;
+		backup) printf 'Accept: application/vnd.sqlite3, application/json\r\n' ;;
+		*) printf 'Accept: application/json\r\n' ;;
+		esac
 		printf 'Sec-Fetch-Site: same-origin\r\n'
 		[ -n "$cookie" ] && printf 'Cookie: __Host-consent_admin=%s\r\n' "$cookie"
 		[ -n "$csrf" ] && printf 'X-CSRF-Token: %s\r\n' "$csrf"
@@ -337,13 +388,14 @@ sqlmap_run() { # PASS LINE: one route; its injection points are counted
 }
 
 if [ "${SCAN_WAPITI:-1}" = 1 ]; then
+	reauth # the export and the backup (R) for wapiti's first 5 minutes
 	wapiti_run signed-in -H "Cookie: __Host-consent_admin=$COOKIE" -H "X-CSRF-Token: $CSRF"
 fi
 # wapiti may have ended the session (it tries other methods): a new one.
 if [ "$(req GET session)" != 200 ]; then
 	findings+=("wapiti signed-in: the scan's session ended")
-	signin "${recovery[$next_recovery]}"
-	next_recovery=$((next_recovery + 1))
+	factor
+	signin "$code"
 fi
 if [ "${SCAN_SQLMAP:-1}" = 1 ]; then
 	while IFS= read -r line; do sqlmap_run signed-in "$line"; done <<<"$ROUTES"
