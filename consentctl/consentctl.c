@@ -459,7 +459,7 @@ main(int argc, char **argv)
 	/* ADMIN.md 9: the settings file the programs read, named or here. */
 	settings_use(c.settings != NULL ? c.settings : SETTINGS_FILE, c.settings != NULL);
 	if (settings_state(&why) == SETTINGS_BAD) {
-		rc = ctl_say(EXIT_FAIL, "the settings file cannot be used: %s", why);
+		rc = ctl_say(EXIT_FAIL, "the settings file %s cannot be used: %s", settings_path(), why);
 		goto out;
 	}
 	c.noperands = npos - words;

@@ -162,7 +162,7 @@ run_ctl "$T/elsewhere" --settings "$conf" site list
 check grep -q '^up1' "$T/ctl.out" "consentctl --settings FILE from elsewhere"
 run_ctl "$T/elsewhere" --settings "$T/elsewhere/none" site list
 check test $? = 1 "consentctl --settings with a missing file fails"
-check grep -q 'the settings file cannot be used' "$T/ctl.err" "... and says why"
+check grep -q "the settings file $T/elsewhere/none cannot be used: No such file" "$T/ctl.err" "... and says why"
 (cd "$U/cgi-bin" && _wrap "$BUILD/bin/consentctl" site list) > "$T/ctl.out" 2> "$T/ctl.err"
 check grep -q '^t1' "$T/ctl.out" "consentctl: CONSENT_DB in the environment wins over the file"
 printf '%s\nCONSENT_NOPE=1\n' "$good" > "$conf"

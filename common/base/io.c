@@ -30,17 +30,18 @@ io_env(const char *name)
 	const char *v;
 	int setting = strncmp(name, "CONSENT_", 8) == 0;
 
-	if (cur != NULL && (v = cur->param(cur->arg, name)) != NULL)
+	if (cur != NULL && (v = cur->param(cur->arg, name)) != NULL && (*v != '\0' || !setting))
 		return v;
 	/* Only the service's own settings fall back to the process
 	 * environment: a CGI variable (HTTP_*, QUERY_STRING ...) the process
 	 * manager happened to start us with is nobody's request.  Then to the
-	 * settings file, read once per process (settings_file.h). */
+	 * settings file, read once per process (settings_file.h); an empty
+	 * setting is one not given. */
 	if (cur != NULL && !setting)
 		return NULL;
-	if ((v = getenv(name)) != NULL || !setting)
+	if ((v = getenv(name)) != NULL && (*v != '\0' || !setting))
 		return v;
-	return settings_get(name);
+	return setting ? settings_get(name) : NULL;
 }
 
 ssize_t

@@ -195,7 +195,7 @@ static struct settings file;
 static enum settings_state state;
 static int loaded, explicit, required, said;
 static char dir[SETTINGS_DIR_MAX + 1] = ".", path[SETTINGS_DIR_MAX + sizeof(SETTINGS_FILE) + 1];
-static char why[SETTINGS_DIR_MAX + 256];
+static char why[256];
 
 void
 settings_use(const char *p, int req)
@@ -252,7 +252,7 @@ locate(void)
 static void
 load(void)
 {
-	char text[SETTINGS_FILE_MAX + 1], err[200];
+	char text[SETTINGS_FILE_MAX + 1];
 	struct stat st;
 	ssize_t got;
 	size_t len = 0;
@@ -269,11 +269,11 @@ load(void)
 			state = SETTINGS_NONE;
 			return;
 		}
-		snprintf(why, sizeof(why), "%s: %s", path, strerror(errno));
+		snprintf(why, sizeof(why), "%s", strerror(errno));
 		goto bad;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(why, sizeof(why), "%s: not a regular file", path);
+		snprintf(why, sizeof(why), "not a regular file");
 		close(fd);
 		goto bad;
 	}
@@ -283,15 +283,13 @@ load(void)
 			len += (size_t)got;
 	} while ((got > 0 && len < sizeof(text)) || (got < 0 && errno == EINTR));
 	if (got < 0) {
-		snprintf(why, sizeof(why), "%s: %s", path, strerror(errno));
+		snprintf(why, sizeof(why), "%s", strerror(errno));
 		close(fd);
 		goto bad;
 	}
 	close(fd);
-	if (settings_parse(text, len, dir, &file, err, sizeof(err)) != 0) {
-		snprintf(why, sizeof(why), "%s: %s", path, err);
+	if (settings_parse(text, len, dir, &file, why, sizeof(why)) != 0)
 		goto bad;
-	}
 	state = SETTINGS_OK;
 	return;
 bad:
@@ -305,7 +303,8 @@ settings_get(const char *name)
 		load();
 	if (state == SETTINGS_BAD && !said) {
 		said = 1;
-		log_error("the settings file is not used, the compiled-in settings are: %s", why);
+		log_error("the settings file is not used, the compiled-in settings are: %s: %s", path,
+		    why);
 	}
 	return state == SETTINGS_OK ? settings_lookup(&file, name) : NULL;
 }

@@ -78,7 +78,8 @@ void settings_use(const char *path, int required);
 void settings_reload(void);
 
 /* What the lookup found: SETTINGS_NONE (no file), SETTINGS_OK, or
- * SETTINGS_BAD with why (static; "" otherwise). */
+ * SETTINGS_BAD with why, without the file's path ("line 2: ...", "Permission
+ * denied"; static, "" otherwise).  Says nothing on stderr. */
 enum settings_state { SETTINGS_NONE, SETTINGS_OK, SETTINGS_BAD };
 enum settings_state settings_state(const char **why);
 
