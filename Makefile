@@ -16,6 +16,7 @@
 #                        (SERVER=nginx: nginx and the FastCGI pools)
 #   make bench           benchmark against the simplest CGI (bench/), then the dashboard's log (bench/log.sh)
 #   make bench-sdk       consent.js size and speed beside two banner scripts
+#   make bench-instr     instructions per CGI request of each endpoint (valgrind; BENCH_VARIANTS)
 #   make bench-apache    Apache mod_fcgid and mod_proxy_fcgi pools beside its CGI floor (after make bench)
 #   make scan            wapiti and sqlmap at the dashboard's API on loopback, signed in
 #                        and not (tools/scan-admin.sh; minutes, outside make check)
@@ -481,6 +482,9 @@ bench:
 bench-log:
 	bash bench/log.sh
 
+bench-instr: all
+	sh bench/instr.sh
+
 bench-sdk: sdk
 	sh bench/sdk.sh
 
@@ -519,6 +523,6 @@ clean:
 print-layers:
 	@echo $(LAYERS)
 
-.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-log bench-sdk bench-apache scan fuzz fuzz-coverage install clean FORCE
+.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-log bench-instr bench-sdk bench-apache scan fuzz fuzz-coverage install clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

@@ -435,19 +435,63 @@ resolve_pick(const cJSON *skeleton, const struct visitor *v, const char **region
 	return 0;
 }
 
+/* The inside of a printed object: from after its "{" to before its "}";
+ * NULL when text is not one. */
+static const char *
+members_of(const char *text, size_t *len)
+{
+	size_t n = text != NULL ? strlen(text) : 0;
+
+	if (n < 2 || text[0] != '{' || text[n - 1] != '}')
+		return NULL;
+	*len = n - 2;
+	return text + 1;
+}
+
 cJSON *
 resolve_stored(const char *document, const char *script_rules, const char *answer,
                const struct site_facts *site)
 {
-	cJSON *a = cJSON_ParseWithOpts(answer, NULL, 1);
+	static const char head[] = "{\"config\":", tail[] = ",\"scriptRules\":";
+	cJSON *facts = cJSON_CreateObject(), *out = NULL;
+	char *printed = NULL, *text = NULL, *p;
+	const char *a, *f;
+	size_t alen = 0, flen = 0, dlen = strlen(document), rlen = strlen(script_rules);
 
-	if (a != NULL && !cJSON_IsObject(a)) {
-		cJSON_Delete(a);
-		a = NULL;
+	/* The answer was printed by cJSON (prepare.c), so its members are
+	 * copied as they are: what parsing and printing them again would give. */
+	if ((a = members_of(answer, &alen)) == NULL) {
+		log_error("a prepared config answer is not a JSON object");
+		goto done;
 	}
-	if (a == NULL)
-		log_error("a prepared config answer does not parse");
-	return assemble(cJSON_CreateRaw(document), a, cJSON_CreateRaw(script_rules), site);
+	if (facts == NULL ||
+	    cJSON_AddBoolToObject(facts, "showBranding", site->free_tier) == NULL ||
+	    cJSON_AddNumberToObject(facts, "version", (double)site->version) == NULL ||
+	    cJSON_AddStringToObject(facts, "site_name", site->name ? site->name : "") == NULL ||
+	    (printed = cJSON_PrintUnformatted(facts)) == NULL ||
+	    (f = members_of(printed, &flen)) == NULL)
+		goto done;
+	if ((text = malloc(sizeof(head) + dlen + 1 + alen + 1 + flen + sizeof(tail) + rlen + 2)) == NULL)
+		goto done;
+	p = text;
+	memcpy(p, head, sizeof(head) - 1), p += sizeof(head) - 1;
+	memcpy(p, document, dlen), p += dlen;
+	if (alen > 0) {
+		*p++ = ',';
+		memcpy(p, a, alen), p += alen;
+	}
+	*p++ = ',';
+	memcpy(p, f, flen), p += flen;
+	memcpy(p, tail, sizeof(tail) - 1), p += sizeof(tail) - 1;
+	memcpy(p, script_rules, rlen), p += rlen;
+	*p++ = '}';
+	*p = '\0';
+	out = cJSON_CreateRaw(text);
+done:
+	free(text);
+	cJSON_free(printed);
+	cJSON_Delete(facts);
+	return out;
 }
 
 cJSON *

@@ -82,10 +82,11 @@ int resolve_pick(const cJSON *skeleton, const struct visitor *v, const char **re
                  const char **lang);
 
 /*
- * The same 200 body as resolve_config() from what was prepared: the stored
- * document and scriptRules are copied as they are (cJSON raw items), the
- * answer is parsed.  New object, or NULL when the answer does not parse
- * (reported) or memory runs out.
+ * The same 200 body as resolve_config() from what was prepared, byte for
+ * byte: the stored document, the members of the stored answer (printed by
+ * cJSON when prepared) and scriptRules copied as they are around the site's
+ * facts.  New raw item (caller owns), or NULL when the answer is not a JSON
+ * object (reported) or memory runs out.
  */
 cJSON *resolve_stored(const char *document, const char *script_rules,
                       const char *answer, const struct site_facts *site);

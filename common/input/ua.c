@@ -1,4 +1,5 @@
 /* ua.c: coarse browser, OS and device type from a User-Agent header (CONTRACT 7). */
+#define _GNU_SOURCE   /* memmem */
 #include <stddef.h>
 #include <string.h>
 
@@ -135,12 +136,9 @@ static const char *const android_tablets[] = {
 /* Where tok first occurs in the n bytes at s, or NULL. */
 static const char *find(const char *s, size_t n, const char *tok)
 {
-	size_t m = strlen(tok), i;
+	size_t m = strlen(tok);
 
-	for (i = 0; m > 0 && i + m <= n; i++)
-		if (s[i] == tok[0] && memcmp(s + i, tok, m) == 0)
-			return s + i;
-	return NULL;
+	return m > 0 ? memmem(s, n, tok, m) : NULL;
 }
 
 static int has(const char *s, size_t n, const char *tok)

@@ -43,4 +43,12 @@ void sqlite_db_log(sqlite3 *db, const char *what);
 /* Bind text or NULL. */
 int sqlite_db_bind_text(sqlite3_stmt *st, int i, const char *s);
 
+/*
+ * SQLite's memory from the one-request arena (base/arena.h) for a process
+ * that answers one request and exits, when called before SQLite's first
+ * use: 1 when SQLite now allocates from it, 0 when it was too late or
+ * under AddressSanitizer (which must see SQLite's heap).
+ */
+int sqlite_mem_one_request(void);
+
 #endif

@@ -337,6 +337,8 @@ sqlite_store_acquire(struct store **out, const char *path, enum store_mode mode)
 		 * before it is opened: if it is replaced in between, the next
 		 * request sees a file other than the one recorded, and reopens. */
 		int keep = io_persistent();
+		if (!keep)
+			(void)sqlite_mem_one_request();   /* the process ends with the request */
 		memset(&sb, 0, sizeof(sb));
 		if (keep && stat(path, &sb) != 0)
 			memset(&sb, 0, sizeof(sb));   /* store_open says why */
