@@ -5,7 +5,8 @@
 // the demo page; filters and paging over a generated log; an export equal
 // to `consentctl consent export`'s, a receipt equal to `consent receipt
 // --json`'s, erasure then a byte scan for the visitor's hash; seal and
-// verify; the statistics' tables equal to `report --json`'s; a backup; a
+// verify; the statistics' charts and tables equal to `report --json`'s
+// (by language, and the visitors without a decision apart); a backup; a
 // purge 40 days later (the program's test clock); markup in a script's
 // source, a sync's error, page addresses and user agents shown as text (a
 // domain with markup is refused by the endpoint); an editor's and a
@@ -363,7 +364,21 @@ test('erasure: the word typed and the password again; the visitor is gone, no by
 });
 
 test('statistics: uPlot charts with the same numbers in the tables beside them as consentctl report --json; the CSP holds', async () => {
+	// Each chart's data as the page hands it to uPlot, kept by a wrapper
+	// installed before the page's scripts run (uplot.js sets window.uPlot).
+	await page.addInitScript(() => {
+		let U;
+		Object.defineProperty(window, 'uPlot', { configurable: true, get: () => U, set: (v) => {
+			U = function (opts, data, el) {
+				(window.charts ||= {})[el.closest('section').getAttribute('aria-labelledby').slice(0, -2)] =
+					{ series: opts.series.slice(1).map((x) => x.label), data: data.slice(1) };
+				return new v(opts, data, el);
+			};
+			U.paths = v.paths;
+		} });
+	});
 	await go('#/sites/shop/stats', 'Statistics');
+	await page.reload();
 	await page.getByTestId('t-totals').waitFor();
 	await page.locator('.chart canvas').first().waitFor();
 	const day = new Date().toISOString().slice(0, 10);
@@ -375,13 +390,32 @@ test('statistics: uPlot charts with the same numbers in the tables beside them a
 		['Opt-in', n(t.opt_in)], ['Opt-out', n(t.opt_out)],
 		['Partial', n(t.partial)], ['Acknowledge', n(t.acknowledge)], ['Visitors', n(t.visitors)]]);
 	assert.deepEqual((await cells('t-daily')).at(-1).slice(0, 3), [day, n(rep.daily.at(-1).impressions), n(rep.daily.at(-1).decisions)]);
-	for (const k of ['by_region', 'by_device', 'by_browser', 'by_position']) {
-		assert.deepEqual(await cells('t-' + k), rep[k].map((x) => [x.key ?? 'not sent', n(x.decisions),
+	for (const k of ['by_region', 'by_device', 'by_browser', 'by_position', 'by_language']) {
+		assert.deepEqual(await cells('t-' + k), rep[k].map((x) => [x.key ?? 'not sent', ...(k === 'by_language' ? [n(x.impressions)] : []), n(x.decisions),
 			p(x.opt_in_percent), p(x.opt_out_percent), p(x.partial_percent), p(x.acknowledge_percent)]), k);
 	}
+	assert.ok(rep.by_language.some((x) => x.key === 'en'), 'the generated log\'s language is reported');
+	const o = rep.outcomes;
+	const outcomes = [['Opt-in', o.opt_in, o.opt_in_percent], ['Opt-out', o.opt_out, o.opt_out_percent], ['Partial', o.partial, o.partial_percent],
+		['Acknowledge', o.acknowledge, o.acknowledge_percent], ['No decision', o.no_decision, o.no_decision_percent]];
+	assert.ok(o.no_decision > 0 && o.opt_out > 0, 'the log has refusals and visitors without a decision');
+	assert.deepEqual(await cells('t-outcomes'), [...outcomes, ['Decided', o.decided, o.decided_percent], ['Asked', o.asked, null],
+		['Returning, decided before', o.returning, null]].map(([w, v, s]) => [w, n(v), p(s)]), 'no decision apart from the decisions');
+	// The charts' own figures: what uPlot was given is report --json's.
+	await page.waitForFunction(() => window.charts && window.charts.by_language && window.charts.outcomes);
+	const charts = await page.evaluate(() => window.charts);
+	assert.deepEqual(charts.outcomes, { series: ['Share of visitors asked'], data: [outcomes.map((x) => x[2])] }, 'the outcomes chart');
+	// Stacked shares: each series drawn is its share plus those below it,
+	// tallest first; taken apart again, they are the report's shares.
+	const lang = charts.by_language;
+	assert.deepEqual(lang.series, ['Acknowledge', 'Partial', 'Opt-out', 'Opt-in']);
+	const shares = lang.data.slice().reverse().map((cum, i, all) => cum.map((v, j) => (v == null ? null : Math.round(10 * (v - (i ? all[i - 1][j] : 0))) / 10)));
+	assert.deepEqual(shares, ['opt_in', 'opt_out', 'partial', 'acknowledge'].map((a) => rep.by_language.map((x) => x[a + '_percent'])),
+		'the language chart\'s shares are report --json\'s');
+	assert.deepEqual(charts.totals.data, [[t.impressions, t.decisions, t.opt_in, t.opt_out, t.partial, t.acknowledge]], 'the totals chart');
 	assert.deepEqual(await cells('t-categories'), rep.categories.map((x) => [x.category, n(x.visitors), n(x.allowed), p(x.percent)]));
 	assert.deepEqual(await cells('t-gpc'), [['Sent', n(rep.gpc.sent)], ['Not sent', n(rep.gpc.not_sent)], ['Not recorded', n(rep.gpc.not_recorded)], ['Share sent', p(rep.gpc.percent)]]);
-	assert.equal(await page.locator('.chart canvas').count() >= 5, true, 'the charts are drawn');
+	assert.equal(await page.locator('.chart canvas').count() >= 7, true, 'the charts are drawn');
 	await cleanAxe('statistics');
 	// Kept for a person to look at, as t0620 keeps the report's.
 	const art = path.join(h.TOP, 'build/test-artifacts/admin');
