@@ -12,7 +12,9 @@
 // start({ clock: true }) runs $BUILD/tests/admin-clock (the program built
 // with the test clock, never installed) in place of cgi-bin/admin:
 // srv.setNow(SECONDS) moves the clock of its expiry and throttle decisions
-// and of its TOTP checks (CONSENT_TEST_NOW), srv.setNow(null) puts it back.
+// and of its TOTP checks (CONSENT_TEST_NOW), srv.setNow(null) puts it back;
+// srv.setFault(NAME) makes it inject that fault (CONSENT_TEST_FAULT,
+// api_test_fault()), srv.setFault(null) none.
 // launch() starts /usr/bin/chromium mapping *.test to 127.0.0.1 and
 // accepting the test's certificate; the dashboard is
 // https://admin.test:PORT/admin/, the demo page https://shop.test:PORT/demo/.
@@ -56,6 +58,7 @@ export async function start({ clock = false } = {}) {
 		for (const c of ['config', 'consent', 'scripts']) symlinkSync(path.join(BUILD, 'cgi-bin', c), path.join(cgibin, c));
 		writeFileSync(path.join(cgibin, 'admin'), `#!/bin/sh
 [ -s "${nowFile}" ] && CONSENT_TEST_NOW=$(cat "${nowFile}") && export CONSENT_TEST_NOW
+[ -s "${nowFile}.fault" ] && CONSENT_TEST_FAULT=$(cat "${nowFile}.fault") && export CONSENT_TEST_FAULT
 exec "${BUILD}/tests/admin-clock"
 `, { mode: 0o755 });
 	}
@@ -111,6 +114,7 @@ include var.consent_dir + "/consent-admin.conf"
 		shop: `https://shop.test:${port}`,
 		tokenFile: path.join(dir, 'data/.consent-setup-token'),
 		setNow(t) { writeFileSync(nowFile, t == null ? '' : String(Math.floor(t))); },
+		setFault(name) { writeFileSync(nowFile + '.fault', name ?? ''); },
 		// The demo page of the site: TAG (Site Settings' script tag) first in its head.
 		demo(tag, lang = 'en') {
 			writeFileSync(path.join(dir, 'www/demo/index.html'),

@@ -3,10 +3,11 @@
 // closed by the demo page opened with its fragment, another failed by its
 // report; the suggested rules published and then holding the tracker on
 // the demo page; filters and paging over a generated log; an export equal
-// to `consentctl consent export`'s, a receipt equal to `consent receipt
-// --json`'s, erasure then a byte scan for the visitor's hash; seal and
-// verify; the statistics' charts and tables equal to `report --json`'s
-// (by language, and the visitors without a decision apart); a backup; a
+// to `consentctl consent export`'s, and one failing midway told and not
+// saved; a receipt equal to `consent receipt --json`'s, erasure then a
+// byte scan for the visitor's hash; seal and verify; the statistics'
+// charts and tables equal to `report --json`'s (by language, and the
+// visitors without a decision apart); a backup; a
 // purge 40 days later (the program's test clock); markup in a script's
 // source, a sync's error, page addresses and user agents shown as text (a
 // domain with markup is refused by the endpoint); an editor's and a
@@ -282,8 +283,28 @@ test('export: CSV and JSONL downloads after re-authentication, byte for byte con
 		assert.equal(d.suggestedFilename(), `consents-shop.${fmt}`);
 		const got = readFileSync(await d.path(), 'utf8');
 		const want = srv.ctl('consent', 'export', 'shop', '--format', fmt);
-		assert.equal(got, want, `${fmt}: the dashboard's export is consentctl's`);
+		assert.equal(got, want, `${fmt}: the dashboard's export is consentctl's (its end mark checked and left out)`);
 		assert.ok(got.split('\n').length > N, `${fmt}: every entry`);
+		const entries = srv.ctl('consent', 'export', 'shop', '--format', 'jsonl').trim().split('\n').length;
+		await page.getByRole('status').filter({ hasText: `Export complete: ${entries} entries.` }).waitFor();
+	}
+	// An export failing midway (the test program's fault: its first write
+	// cut in half, then failing): the page tells it and saves nothing.
+	srv.setFault('export');
+	try {
+		let saved = false;
+		const seen = () => { saved = true; };
+		page.on('download', seen);
+		await page.getByRole('button', { name: 'Download the export' }).click();
+		await reauth();
+		const alert = page.getByRole('alert').filter({ hasText: 'The export failed midway' });
+		await alert.waitFor();
+		assert.equal(await alert.textContent(), 'The export failed midway (it ended without its end mark): nothing was saved. Try again.');
+		await cleanAxe('an export failed');
+		page.off('download', seen);
+		assert.equal(saved, false, 'no file was saved');
+	} finally {
+		srv.setFault(null);
 	}
 });
 
