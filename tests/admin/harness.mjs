@@ -8,7 +8,9 @@
 // /admin/api/ ($BUILD/cgi-bin/admin), the endpoints at /functions/v1/, the
 // SDK at /sdk/consent.js and a demo page of the site at /demo/ (demo(tag)
 // writes it with the tag Site Settings shows).  The database is fresh,
-// made by consentctl init, which writes the setup token beside it.
+// made by consentctl init, which writes the setup token beside it (in the
+// PostgreSQL pass, CONSENT_TEST_STORE=postgres: the test's database,
+// CONSENT_DB, and the token in the same data/; srv.pg is then true).
 // start({ clock: true }) runs $BUILD/tests/admin-clock (the program built
 // with the test clock, never installed) in place of cgi-bin/admin:
 // srv.setNow(SECONDS) moves the clock of its expiry and throttle decisions
@@ -62,8 +64,12 @@ export async function start({ clock = false } = {}) {
 exec "${BUILD}/tests/admin-clock"
 `, { mode: 0o755 });
 	}
-	const db = path.join(dir, 'data/consent.db');
-	const env = { ...process.env, CONSENT_DB: db };
+	// PostgreSQL (the suite's PostgreSQL pass): the test's fresh database,
+	// the setup token in data/ all the same (CONSENT_DATA_DIR).
+	const pg = process.env.CONSENT_TEST_STORE === 'postgres';
+	const db = pg ? process.env.CONSENT_DB : path.join(dir, 'data/consent.db');
+	const dataEnv = pg ? { CONSENT_DATA_DIR: path.join(dir, 'data') } : {};
+	const env = { ...process.env, CONSENT_DB: db, ...dataEnv };
 	const ctl = (...args) => execFileSync(path.join(BUILD, 'bin/consentctl'), args, { env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 	ctl('init');
 
@@ -84,7 +90,7 @@ index-file.names = ( "index.html" )
 var.consent_dir = "${dir}/lighttpd"
 var.consent_cgibin = "${cgibin}"
 var.consent_sdk = "${TOP}/build/sdk"
-var.consent_env = ( "CONSENT_DB" => "${db}" )
+var.consent_env = ( "CONSENT_DB" => "${db}"${pg ? `, "CONSENT_DATA_DIR" => "${dataEnv.CONSENT_DATA_DIR}"` : ''} )
 var.consent_admin = "${TOP}/build/admin"
 include var.consent_dir + "/consent.conf"
 include var.consent_dir + "/consent-admin.conf"
@@ -108,7 +114,7 @@ include var.consent_dir + "/consent-admin.conf"
 		try { return readFileSync(path.join(dir, f), 'utf8'); } catch { return ''; }
 	}).join('');
 	return {
-		dir, db, port, ctl, logs,
+		dir, db, pg, port, ctl, logs,
 		admin: `https://admin.test:${port}/admin/`,
 		api: `https://admin.test:${port}`,
 		shop: `https://shop.test:${port}`,

@@ -374,13 +374,18 @@ test('erasure: the word typed and the password again; the visitor is gone, no by
 	const r = await api('GET', 'sites/shop/receipt?anon_id=v1');
 	assert.deepEqual(r.body.entries, []);
 	const hash = createHash('sha256').update('v1').digest('hex');
-	for (const f of [srv.db, srv.db + '-wal']) {
-		let bytes = '';
-		try { bytes = readFileSync(f, 'latin1'); } catch { continue; }
-		assert.equal(bytes.includes(hash), false, `no byte of the hash in ${path.basename(f)}`);
+	// The byte scan reads the SQLite file; PostgreSQL's files are the
+	// cluster's (t0132 scans a pg_dump there).
+	if (!srv.pg) {
+		for (const f of [srv.db, srv.db + '-wal']) {
+			let bytes = '';
+			try { bytes = readFileSync(f, 'latin1'); } catch { continue; }
+			assert.equal(bytes.includes(hash), false, `no byte of the hash in ${path.basename(f)}`);
+		}
+		assert.ok(readFileSync(srv.db, 'latin1').includes(createHash('sha256').update('v2').digest('hex')) ||
+			readFileSync(srv.db + '-wal', 'latin1').includes(createHash('sha256').update('v2').digest('hex')), 'the scan finds a hash that is there');
 	}
-	assert.ok(readFileSync(srv.db, 'latin1').includes(createHash('sha256').update('v2').digest('hex')) ||
-		readFileSync(srv.db + '-wal', 'latin1').includes(createHash('sha256').update('v2').digest('hex')), 'the scan finds a hash that is there');
+	assert.equal(srv.ctl('consent', 'find', 'shop', '--anon-id', 'v1').trim(), '', 'consentctl finds none of its entries');
 	assert.equal(JSON.parse(srv.ctl('consent', 'verify', 'shop', '--json')).ok, true);
 });
 
