@@ -139,7 +139,9 @@ head -n -1 "$T/body" > "$T/api.csv"
 check cmp -s "$T/api.csv" "$T/ctl.csv" "CSV: its bytes before the mark are consent export --format csv's"
 # An export failing midway (the test program's fault: its first write cut
 # in half, then failing) is short and has no mark: it cannot pass for a
-# complete one.
+# complete one.  The program installed has no such hook.
+check test "$(grep -c -a CONSENT_TEST_FAULT "$BUILD/cgi-bin/admin")" = 0 "cgi-bin/admin never reads CONSENT_TEST_FAULT"
+check test "$(grep -c -a CONSENT_TEST_FAULT "$BUILD/tests/admin-clock")" != 0 "the test program does"
 for f in jsonl csv; do
 	API_TYPE=$([ $f = csv ] && echo "text/csv; charset=utf-8" || echo application/x-ndjson) \
 	    api CONSENT_TEST_FAULT=export GET "sites/shop/consents/export?format=$f"
