@@ -4,8 +4,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/clock.h"
 #include "admin/export.h"
+#include "admin/purge.h"
 #include "ctl.h"
 
 /* ---- find ---- */
@@ -82,63 +82,53 @@ purge_record(struct ctl *c, const char *key, const char *what, int64_t n)
 
 /* ---- purge ---- */
 
-/* The UTC time days ago, in the stored form. */
-static void
-days_ago(int64_t days, char out[32])
-{
-	time_t t = time(NULL) - (time_t)days * 86400;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
-}
-
-/* A pause between batches, so that waiting writers take the lock. */
-static void
-breathe(void)
-{
-	nanosleep(&(struct timespec){ 0, 2000000L }, NULL);
-}
-
 /* purge's walk over the sites: only one of them when a KEY was given. */
 struct purge {
 	struct ctl *c;
 	const char *only;
+	const char *key;     /* the site being purged, and its count */
+	int64_t total;
 };
+
+/* purge_entries()'s progress on a terminal. */
+static void
+purge_progress(void *arg, int64_t done)
+{
+	struct purge *p = arg;
+
+	fprintf(stderr, "\rpurge %s: %lld of %lld entries", p->key, (long long)done,
+	    (long long)p->total);
+}
 
 static int
 purge_site(const char *key, int64_t days, void *arg)
 {
 	struct purge *p = arg;
 	struct ctl *c = p->c;
-	int dry = (c->given & OPT_DRY_RUN) != 0, tty = isatty(2);
-	int64_t total = 0, n, done = 0;
+	int dry = (c->given & OPT_DRY_RUN) != 0, tty = isatty(2), rc;
+	int64_t done = 0;
 	char cutoff[32];
 
 	if (days < 0 || (p->only != NULL && strcmp(p->only, key) != 0))
 		return 0;
-	days_ago(days, cutoff);
-	if (store_purge_entries(c->st, key, cutoff, 0, 1, &total) != STORE_OK)
+	purge_cutoff(time(NULL), days, cutoff);
+	p->key = key;
+	if (store_purge_entries(c->st, key, cutoff, 0, 1, &p->total) != STORE_OK)
 		return STORE_ERROR;
 	if (dry) {
 		printf("%s: %lld entries older than %lld days (before %s)\n", key,
-		    (long long)total, (long long)days, cutoff);
+		    (long long)p->total, (long long)days, cutoff);
 		return 0;
 	}
-	/* Everything purged is sealed first, so that it leaves its leaf. */
-	if (ctl_seal_site(c, key, NULL) != EXIT_OK)
-		return STORE_ERROR;
-	do {
-		if (store_purge_entries(c->st, key, cutoff, PURGE_BATCH, 0, &n) != STORE_OK)
-			return STORE_ERROR;
-		done += n;
-		if (tty)
-			fprintf(stderr, "\rpurge %s: %lld of %lld entries", key, (long long)done,
-			    (long long)total);
-		breathe();
-	} while (n > 0);
+	rc = purge_entries(c->st, key, cutoff, 0, tty ? purge_progress : NULL, p, &done);
 	if (tty)
 		fputc('\n', stderr);
+	if (rc == STORE_EXISTS)
+		ctl_say(EXIT_FAIL, "seal of %s: another seal ran at the same time; run it again", key);
+	else if (rc != STORE_OK)
+		ctl_store_failed(rc, key);
+	if (rc != STORE_OK)
+		return STORE_ERROR;
 	return purge_record(c, key, "entries", done) == EXIT_OK ? 0 : STORE_ERROR;
 }
 
@@ -147,9 +137,9 @@ cmd_purge(struct ctl *c)
 {
 	const char *key = c->noperands == 1 ? c->operands[0] : NULL;
 	int dry = (c->given & OPT_DRY_RUN) != 0;
-	struct purge p = { c, key };
-	char now[32], month[8];
-	int64_t n, total = 0;
+	struct purge p = { c, key, NULL, 0 };
+	char month[8];
+	int64_t total = 0;
 	int rc;
 
 	if (key != NULL && ctl_check_key(key) != 0)
@@ -168,18 +158,14 @@ cmd_purge(struct ctl *c)
 	if (rc != STORE_OK)
 		return EXIT_FAIL;
 	/* Monthly visitors of months that are over: the count stays. */
-	clock_now(now, month);
+	purge_month(time(NULL), month);
 	if (dry) {
 		if (store_purge_visitors(c->st, month, 0, 1, &total) != STORE_OK)
 			return EXIT_FAIL;
 		printf("monthly visitors: %lld rows of months before %s\n", (long long)total, month);
 		return EXIT_OK;
 	}
-	do {
-		if (store_purge_visitors(c->st, month, PURGE_BATCH, 0, &n) != STORE_OK)
-			return EXIT_FAIL;
-		total += n;
-		breathe();
-	} while (n > 0);
+	if (purge_visitors(c->st, month, &total) != STORE_OK)
+		return EXIT_FAIL;
 	return purge_record(c, NULL, "visitor_rows", total);
 }

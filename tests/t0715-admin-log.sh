@@ -127,10 +127,28 @@ reauth
 API_TYPE=application/x-ndjson api GET sites/shop/consents/export
 expect_status 200 "an owner exports JSONL"
 expect_header Content-Disposition 'attachment; filename="consents-shop.jsonl"' "a download"
-check cmp -s "$T/body" "$T/ctl.jsonl" "its bytes are consent export's"
+# A complete export ends with its mark (docs/admin-api.md), after exactly
+# consentctl's bytes.
+check test "$(tail -n 1 "$T/body")" = "# export complete: 14 entries" "JSONL: the last line marks it complete, with its count"
+head -n -1 "$T/body" > "$T/api.jsonl"
+check cmp -s "$T/api.jsonl" "$T/ctl.jsonl" "its bytes before the mark are consent export's"
 ctl consent export shop --format csv > "$T/ctl.csv"
 API_TYPE="text/csv; charset=utf-8" api GET "sites/shop/consents/export?format=csv"
-check cmp -s "$T/body" "$T/ctl.csv" "CSV: its bytes are consent export --format csv's"
+check test "$(tail -n 1 "$T/body")" = "$(printf '# export complete: 14 entries\r')" "CSV: the last line (CRLF) marks it complete"
+head -n -1 "$T/body" > "$T/api.csv"
+check cmp -s "$T/api.csv" "$T/ctl.csv" "CSV: its bytes before the mark are consent export --format csv's"
+# An export failing midway (the test program's fault: its first write cut
+# in half, then failing) is short and has no mark: it cannot pass for a
+# complete one.  The program installed has no such hook.
+check test "$(grep -c -a CONSENT_TEST_FAULT "$BUILD/cgi-bin/admin")" = 0 "cgi-bin/admin never reads CONSENT_TEST_FAULT"
+check test "$(grep -c -a CONSENT_TEST_FAULT "$BUILD/tests/admin-clock")" != 0 "the test program does"
+for f in jsonl csv; do
+	API_TYPE=$([ $f = csv ] && echo "text/csv; charset=utf-8" || echo application/x-ndjson) \
+	    api CONSENT_TEST_FAULT=export GET "sites/shop/consents/export?format=$f"
+	expect_status 200 "$f: a failure after the headers cannot change the status"
+	check test "$(wc -c < "$T/body")" -lt "$(wc -c < "$T/ctl.$f")" "$f cut midway: short"
+	check test "$(grep -c '^# export complete' "$T/body")" = 0 "$f cut midway: no mark"
+done
 api GET "sites/shop/consents/export?format=xml"
 expect_status 400 "format=xml: 400"
 
@@ -200,12 +218,10 @@ api POST sites/shop/verify '{"leaves":1}'
 expect_json '[.done, .next, .checked, .seals]' '[false,2,1,2]' "verify in steps: the first seal, then the next"
 api POST sites/shop/verify "$(jq -c '{from: .next, sealed, pruned, leaves: 1}' "$T/body")"
 check test "$(jq -c 'del(.done)' "$T/body")" = "$(jq -c . "$T/ctl-verify")" "the last step's verdict is consent verify --json's"
-if ! store_is_postgres; then
-	sqlite3 "$CONSENT_DB" "UPDATE consent_log SET country = 'US' WHERE id = (SELECT min(id) FROM consent_log)"
-	api POST sites/shop/verify '{}'
-	expect_json '.ok' false "a changed entry fails verification"
-	sqlite3 "$CONSENT_DB" "UPDATE consent_log SET country = 'DE' WHERE id = (SELECT min(id) FROM consent_log)"
-fi
+db "UPDATE consent_log SET country = 'US' WHERE id = (SELECT min(id) FROM consent_log)"
+api POST sites/shop/verify '{}'
+expect_json '.ok' false "a changed entry fails verification"
+db "UPDATE consent_log SET country = 'DE' WHERE id = (SELECT min(id) FROM consent_log)"
 
 # --- trackers -------------------------------------------------------------------
 cgi POST scripts "" "$(jq -cn --arg s "https://evil.example/x.js?$XSS" '{site_key: "shop", page_url: "https://example.com/p", timestamp: 1763800000,
@@ -266,9 +282,7 @@ expect_status 400 "a malformed date: 400"
 # --- purge ----------------------------------------------------------------------
 as OWNER
 ctl site set shop --retention-days 1 > /dev/null
-if ! store_is_postgres; then
-	sqlite3 "$CONSENT_DB" "UPDATE consent_log SET created_at = '2020-01-01T00:00:00.000Z' WHERE id IN (SELECT id FROM consent_log ORDER BY id LIMIT 3)"
-fi
+db "UPDATE consent_log SET created_at = '2020-01-01T00:00:00.000Z' WHERE id IN (SELECT id FROM consent_log ORDER BY id LIMIT 3)"
 as ed
 api POST sites/shop/purge '{"dry_run":true}'
 expect_error 403 Forbidden "an editor does not purge"
@@ -276,13 +290,11 @@ as OWNER
 reauth
 api POST sites/shop/purge '{"dry_run":true}'
 expect_status 200 "purge dry run"
-if ! store_is_postgres; then
-	expect_json .entries 3 "three entries past the retention"
-	api POST sites/shop/purge '{}'
-	expect_json '[.purged, .remaining, .done]' '[3,0,true]' "purged in one batch"
-	api POST sites/shop/verify '{}'
-	expect_json .ok true "the log still verifies after the purge"
-fi
+expect_json .entries 3 "three entries past the retention"
+api POST sites/shop/purge '{}'
+expect_json '[.purged, .remaining, .done]' '[3,0,true]' "purged in one batch"
+api POST sites/shop/verify '{}'
+expect_json .ok true "the log still verifies after the purge"
 
 # --- backup -----------------------------------------------------------------------
 later 400
@@ -315,21 +327,28 @@ fi
 # --- a filtered page's walk is bounded --------------------------------------------
 # 25,000 newer entries none of which a filter matches: the first page looks
 # at 20,000 of them and answers none with a next, the second finds the rest.
-if ! store_is_postgres; then
-	as OWNER
-	sqlite3 "$CONSENT_DB" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25000)
+as OWNER
+if store_is_postgres; then
+	db "INSERT INTO consent_log (site_id, created_at, anon_id_hash, categories, event_type,
+	        published_version, device_type, country)
+	    SELECT (SELECT id FROM sites WHERE site_key = 'shop'),
+	        format('2099-01-01T00:00:%s.%sZ', lpad((i / 1000)::text, 2, '0'), lpad((i % 1000)::text, 3, '0')),
+	        lpad(to_hex(i), 64, '0'), '{\"necessary\":true}', 'impression', 0, 'desktop', 'DE'
+	    FROM generate_series(1, 25000) AS i"
+else
+	db "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25000)
 	    INSERT INTO consent_log (site_id, created_at, anon_id_hash, categories, event_type,
 	        published_version, device_type, country)
 	    SELECT (SELECT id FROM sites WHERE site_key = 'shop'), printf('2099-01-01T00:00:%02d.%03dZ', i / 1000, i % 1000),
 	        printf('%064x', i), '{\"necessary\":true}', 'impression', 0, 'desktop', 'DE' FROM n"
-	api GET "sites/shop/consents?country=FR"
-	expect_json '[(.entries | length), has("next")]' '[0,true]' \
-	    "a filter matching none of 20,000 entries: an empty page with next"
-	api GET "sites/shop/consents?country=FR&cursor=$(jq -r .next "$T/body")"
-	fr=$(sqlite3 "$CONSENT_DB" "SELECT count(*) FROM consent_log WHERE country = 'FR'")
-	expect_json '[(.entries | length), has("next"), ([.entries[] | .country] | unique)]' "[$fr,false,[\"FR\"]]" \
-	    "its next page walks on and finds the rest"
-	api GET "sites/shop/consents"
-	expect_json '[(.entries | length), .entries[0].created_at]' '[50,"2099-01-01T00:00:25.000Z"]' \
-	    "unfiltered, a page is the newest 50"
 fi
+api GET "sites/shop/consents?country=FR"
+expect_json '[(.entries | length), has("next")]' '[0,true]' \
+    "a filter matching none of 20,000 entries: an empty page with next"
+api GET "sites/shop/consents?country=FR&cursor=$(jq -r .next "$T/body")"
+fr=$(db "SELECT count(*) FROM consent_log WHERE country = 'FR'")
+expect_json '[(.entries | length), has("next"), ([.entries[] | .country] | unique)]' "[$fr,false,[\"FR\"]]" \
+    "its next page walks on and finds the rest"
+api GET "sites/shop/consents"
+expect_json '[(.entries | length), .entries[0].created_at]' '[50,"2099-01-01T00:00:25.000Z"]' \
+    "unfiltered, a page is the newest 50"

@@ -104,12 +104,56 @@ export async function download(route) {
 	a.remove();
 }
 
+// The export saved once its last line marks it complete (docs/admin-api.md):
+// the bytes before that line, consentctl's export, are passed on as they
+// come (the browser keeps a large Blob on disk); one cut short saves
+// nothing.  Resolves to the count the mark gives ('' when not asked).
+async function saveExport(route, name) {
+	if (!await reauthenticate()) return '';
+	const res = await fetch(href(route), { cache: 'no-store' });
+	if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `HTTP ${res.status}`);
+	let tail = new Uint8Array(0), n = '';
+	const body = res.body.pipeThrough(new TransformStream({
+		// All but the last whole line and what follows it, kept back.
+		transform(c, out) {
+			const all = new Uint8Array(tail.length + c.length);
+			all.set(tail);
+			all.set(c, tail.length);
+			const i = all.lastIndexOf(10), j = i > 0 ? all.lastIndexOf(10, i - 1) + 1 : 0;
+			if (j) out.enqueue(all.subarray(0, j));
+			tail = all.subarray(j);
+		},
+		flush() { n = /^# export complete: (\d+) entries\r?\n$/.exec(new TextDecoder().decode(tail))?.[1]; },
+	}));
+	const blob = await new Response(body).blob();
+	if (!n) throw new Error('it ended without its end mark');
+	const a = document.createElement('a');
+	a.href = URL.createObjectURL(blob);
+	a.download = name;
+	document.body.append(a);
+	a.click();
+	a.remove();
+	setTimeout(() => URL.revokeObjectURL(a.href), 6e4);
+	return n;
+}
+
 function Export({ site }) {
 	const [fmt, setFmt] = useState('csv');
+	const [msg, setMsg] = useState({});
+	const save = async () => {
+		setMsg({});
+		try {
+			const n = await saveExport(path('sites', site, 'consents', 'export') + query({ format: fmt }), `consents-${site}.${fmt}`);
+			if (n) setMsg({ ok: `Export complete: ${n} entries.` });
+		} catch (e) {
+			setMsg({ error: `The export failed midway (${e.message}): nothing was saved. Try again.` });
+		}
+	};
 	return html`<section aria-labelledby="exp-h">
 		<h2 id="exp-h">Export</h2>
-		<p>The whole log of the site as a file, streamed by the server; your password is asked first.</p>
+		<p>The whole log of the site as a file, streamed by the server and saved once complete; your password is asked first.</p>
 		<${Field} label="Format" value=${fmt} onInput=${setFmt} options=${[['csv', 'CSV'], ['jsonl', 'JSON lines']]} />
-		<button type="button" onClick=${() => download(path('sites', site, 'consents', 'export') + query({ format: fmt }))}>Download the export</button>
+		<button type="button" onClick=${save}>Download the export</button>
+		<${Note} ...${msg} />
 	</section>`;
 }

@@ -109,7 +109,7 @@ function Retention({ s, onDone }) {
 		<button type="button" onClick=${dryRun}>Purge…</button>
 		<${Note} error=${err} />
 		<${Confirm} open=${!!dry} title="Purge old entries?" confirm="Purge" onConfirm=${purge} onCancel=${() => setDry(null)}>
-			<p data-testid="dry-run">${dry && `${dry.entries} entries older than ${dry.cutoff} would be deleted.`}</p>
+			<p data-testid="dry-run">${dry && `${dry.entries} entries older than ${dry.cutoff} would be deleted, then ${dry.visitor_rows} monthly-visitor rows of months that are over.`}</p>
 		<//>
 		${prog && html`<p role="status" data-testid="purge"><progress max=${prog.purged + prog.remaining} value=${prog.purged}></progress>
 			${prog.purged} entries purged${prog.done ? '.' : `, ${prog.remaining} to go…`}</p>`}

@@ -67,6 +67,7 @@ function Figures({ r }) {
 			cols=${[['What', (x) => x[0]], ['Count', (x) => count(x[1])], ['Share of decisions', (x) => x[2]]]}
 			rows=${[['Banner impressions', t.impressions, ''], ['Decisions', t.decisions, ''],
 				...ACTIONS.map(([k, title]) => [title, t[k], pct(t[k + '_percent'])]), ['Visitors', t.visitors, '']]} />
+		${r.outcomes && html`<${Outcomes} o=${r.outcomes} />`}
 		<${Figure} id="daily" title="Banners shown and decisions per day" labels=${daily.map((x) => x.day.slice(5))}
 			series=${[['Impressions', '--c-impressions', daily.map((x) => x.impressions)], ['Decisions', '--c-decisions', daily.map((x) => x.decisions)]]}
 			cols=${[['Day', (x) => x.day], ['Impressions', (x) => count(x.impressions)], ['Decisions', (x) => count(x.decisions)], ...shareCols]}
@@ -74,7 +75,8 @@ function Figures({ r }) {
 		${SPLITS.filter(([k]) => Array.isArray(r[k])).map(([k, what]) => html`<${Figure} id=${k} title=${'Decisions by ' + what}
 			labels=${splitRows(r[k]).map((x) => x.label)} percent stacked
 			series=${ACTIONS.map(([a, title, c]) => [title, c, r[k].map((x) => x[a + '_percent'])])}
-			cols=${[[what[0].toUpperCase() + what.slice(1), (x) => x.label], ['Decisions', (x) => count(x.decisions)], ...shareCols]}
+			cols=${[[what[0].toUpperCase() + what.slice(1), (x) => x.label],
+				...(k === 'by_language' ? [['Impressions', (x) => count(x.impressions)]] : []), ['Decisions', (x) => count(x.decisions)], ...shareCols]}
 			rows=${splitRows(r[k])} />`)}
 		${Array.isArray(r.categories) && html`<${Figure} id="categories" title="Visitors who allowed each category" percent
 			labels=${r.categories.map((x) => x.category)} series=${[['Allowed', '--c-opt-in', r.categories.map((x) => x.percent)]]}
@@ -85,6 +87,17 @@ function Figures({ r }) {
 			cols=${[['Signal', (x) => x[0]], ['Entries', (x) => x[1]]]}
 			rows=${[['Sent', count(r.gpc.sent)], ['Not sent', count(r.gpc.not_sent)], ['Not recorded', count(r.gpc.not_recorded)],
 				['Share sent', pct(r.gpc.percent)]]} />`}`;
+}
+
+// What became of the visitors: each action of their last decision, and no
+// decision (shown the banner, never decided), as shares of those asked;
+// the returning ones (decided before) apart.
+function Outcomes({ o }) {
+	const rows = [...ACTIONS.map(([k, title]) => [title, o[k], o[k + '_percent']]), ['No decision', o.no_decision, o.no_decision_percent]];
+	return html`<${Figure} id="outcomes" title="Visitors: decisions apart from no decision" percent
+		labels=${rows.map((x) => x[0])} series=${[['Share of visitors asked', '--c-decisions', rows.map((x) => x[2])]]}
+		cols=${[['Outcome', (x) => x[0]], ['Visitors', (x) => count(x[1])], ['Share of those asked', (x) => pct(x[2])]]}
+		rows=${[...rows, ['Decided', o.decided, o.decided_percent], ['Asked', o.asked, null], ['Returning, decided before', o.returning, null]]} />`;
 }
 
 // A chart (labels on x; series [title, colour variable, values]: bars side

@@ -61,6 +61,11 @@ struct api {
  * CONSENT_TEST_NOW (seconds since the epoch) replaces it when set. */
 time_t api_now(void);
 
+/* 1 when the test build's CONSENT_TEST_FAULT names the fault what, so
+ * that a test makes that step fail (api_now.c); always 0 in the program
+ * installed. */
+int api_test_fault(const char *what);
+
 /*
  * The answer, once per request (later calls do nothing): status with body
  * (consumed, may be NULL for no body) and ADMIN.md 4's headers:

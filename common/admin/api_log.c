@@ -248,16 +248,23 @@ route_consents_list(struct api *a)
 	api_answer(a, 200, o);
 }
 
-/* export.h's writer: the answer's body. */
+/* export.h's writer: the answer's body.  With the test build's fault
+ * "export" (api_test_fault), the first write sends half its bytes and
+ * fails, as a store or a connection failing midway would. */
 static int
 answer_write(void *arg, const char *buf, size_t n)
 {
 	(void)arg;
+	if (api_test_fault("export")) {
+		io_write(buf, n / 2);
+		return -1;
+	}
 	return io_write(buf, n);
 }
 
 /* GET sites/{key}/consents/export?format=csv|jsonl&since=: consentctl
- * consent export's bytes, streamed as a download. */
+ * consent export's bytes, streamed as a download, then the line that
+ * marks it complete (export_mark_complete). */
 void
 route_consents_export(struct api *a)
 {
@@ -294,8 +301,9 @@ route_consents_export(struct api *a)
 	store_unbounded(a->st);
 	export_begin(&out, csv, answer_write, NULL);
 	rc = store_consent_export(a->st, key, since, export_row, &out);
-	if (export_end(&out) != 0 || rc != STORE_OK)
-		log_error("the export of %s ended early: the download is short", key);
+	/* Only a complete export ends with its mark: one cut short lacks it. */
+	if (export_end(&out) != 0 || rc != STORE_OK || export_mark_complete(&out) != 0)
+		log_error("the export of %s ended early: the download is short, without its end mark", key);
 }
 
 /* The hash of a visitor's id as the consent endpoint stores it, from the

@@ -1,6 +1,7 @@
-/* api_now.c: the dashboard's clock, which only a test build lets the tests move. */
+/* api_now.c: the dashboard's clock and faults, which only a test build lets the tests move and inject. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "admin/api.h"
 #include "base/io.h"
@@ -26,4 +27,17 @@ api_now(void)
 	}
 #endif
 	return time(NULL);
+}
+
+int
+api_test_fault(const char *what)
+{
+#ifdef CONSENT_TEST_CLOCK
+	const char *s = io_env("CONSENT_TEST_FAULT");
+
+	return s != NULL && strcmp(s, what) == 0;
+#else
+	(void)what;
+	return 0;
+#endif
 }

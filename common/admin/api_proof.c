@@ -10,6 +10,7 @@
 #include "admin/api.h"
 #include "admin/api_sites.h"
 #include "admin/export.h"
+#include "admin/purge.h"
 #include "admin/report.h"
 #include "admin/seal.h"
 #include "admin/verify.h"
@@ -230,28 +231,33 @@ static const struct vfield purge_fields[] = {
 	{"dry_run", V_BOOL, 0, 0, 0, 0, 0, NULL},
 };
 
-/* The UTC time days ago, in the stored form. */
-static void
-days_ago(time_t now, int64_t days, char out[32])
+/* The audit record of what a purge deleted (ADMIN.md 8), as consentctl
+ * purge writes it: what of site key (NULL: of every site).  0, or -1. */
+static int
+purge_audit(struct api *a, const char *key, const char *what, int64_t n)
 {
-	time_t t = now - (time_t)days * 86400;
-	struct tm tm;
+	cJSON *detail = cJSON_CreateObject();
+	int rc = -1;
 
-	gmtime_r(&t, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+	if (detail != NULL && cJSON_AddNumberToObject(detail, what, (double)n) != NULL)
+		rc = api_audit(a, key, "purge", detail, -1);
+	cJSON_Delete(detail);
+	return rc;
 }
 
-/* POST sites/{key}/purge: the entries past the site's retention, sealed
- * first, deleted PURGE_REQUEST_MAX at most per request (the page asks
- * again until done); or, with dry_run, how many there are. */
+/* POST sites/{key}/purge: what consentctl purge KEY deletes (purge.h): the
+ * entries past the site's retention, sealed first, PURGE_REQUEST_MAX at
+ * most per request (the page asks again until done), and once they are
+ * all gone the monthly-visitor rows of the months that are over; or, with
+ * dry_run, how many there are. */
 void
 route_purge(struct api *a)
 {
 	const char *key = api_site_key(a, ROLE_OWNER);
-	cJSON *site = NULL, *o = NULL, *detail = NULL;
+	cJSON *site = NULL, *o = NULL;
 	const cJSON *days;
-	int64_t total = 0, n, done = 0;
-	char cutoff[32];
+	int64_t total = 0, done = 0, rows = 0;
+	char cutoff[32], month[8];
 	int rc, dry;
 
 	if (key == NULL || api_need_reauth(a) != 0 ||
@@ -268,42 +274,44 @@ route_purge(struct api *a)
 		api_error(a, 409, "No retention set");
 		return;
 	}
-	days_ago(a->now, (int64_t)days->valuedouble, cutoff);
+	purge_cutoff(a->now, (int64_t)days->valuedouble, cutoff);
+	purge_month(a->now, month);
 	cJSON_Delete(site);
 	if ((o = cJSON_CreateObject()) == NULL)
 		goto fail;
 	if (dry) {
-		if (store_purge_entries(a->st, key, cutoff, 0, 1, &total) != STORE_OK)
+		if (store_purge_entries(a->st, key, cutoff, 0, 1, &total) != STORE_OK ||
+		    store_purge_visitors(a->st, month, 0, 1, &rows) != STORE_OK)
 			goto fail;
 		cJSON_AddTrueToObject(o, "dry_run");
 		cJSON_AddNumberToObject(o, "entries", (double)total);
+		cJSON_AddNumberToObject(o, "visitor_rows", (double)rows);
 		cJSON_AddStringToObject(o, "cutoff", cutoff);
 		api_answer(a, 200, o);
 		return;
 	}
-	/* Everything purged is sealed first, so that it leaves its leaf. */
-	if (seal_site(a->st, key, NULL) != STORE_OK)
+	if ((rc = purge_entries(a->st, key, cutoff, PURGE_REQUEST_MAX, NULL, NULL, &done)) != STORE_OK) {
+		cJSON_Delete(o);
+		if (rc == STORE_EXISTS)
+			api_error(a, 409, "Another seal ran at the same time: seal again");
+		else
+			api_error(a, 500, "Internal server error");
+		return;
+	}
+	if (done > 0 && purge_audit(a, key, "entries", done) != 0)
 		goto fail;
-	do {
-		if (store_purge_entries(a->st, key, cutoff, PURGE_BATCH, 0, &n) != STORE_OK)
-			goto fail;
-		done += n;
-	} while (n > 0 && done < PURGE_REQUEST_MAX);
-	if (store_purge_entries(a->st, key, cutoff, 0, 1, &total) != STORE_OK)
+	if (store_purge_entries(a->st, key, cutoff, 0, 1, &total) != STORE_OK ||
+	    (total == 0 && purge_visitors(a->st, month, &rows) != STORE_OK) ||
+	    (rows > 0 && purge_audit(a, NULL, "visitor_rows", rows) != 0))
 		goto fail;
-	if (done > 0 && ((detail = cJSON_CreateObject()) == NULL ||
-	    cJSON_AddNumberToObject(detail, "entries", (double)done) == NULL ||
-	    api_audit(a, key, "purge", detail, -1) != 0))
-		goto fail;
-	cJSON_Delete(detail);
 	cJSON_AddNumberToObject(o, "purged", (double)done);
+	cJSON_AddNumberToObject(o, "visitor_rows", (double)rows);
 	cJSON_AddNumberToObject(o, "remaining", (double)total);
 	cJSON_AddBoolToObject(o, "done", total == 0);
 	cJSON_AddStringToObject(o, "cutoff", cutoff);
 	api_answer(a, 200, o);
 	return;
 fail:
-	cJSON_Delete(detail);
 	cJSON_Delete(o);
 	api_error(a, 500, "Internal server error");
 }

@@ -1,4 +1,5 @@
 /* export.c: the consent log's export as bytes (CSV, JSONL), buffered into a writer. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,7 @@ export_begin(struct export_out *o, int csv, int (*write)(void *, const char *, s
 	o->arg = arg;
 	o->csv = csv;
 	o->failed = 0;
+	o->rows = 0;
 	o->len = 0;
 	if (!csv)
 		return;
@@ -115,6 +117,7 @@ export_row(const cJSON *row, void *arg)
 		put(o, "\n", 1);
 		free(t);
 	}
+	o->rows++;
 	return o->failed ? STORE_ERROR : 0;
 oom:
 	log_error("out of memory");
@@ -129,6 +132,18 @@ export_end(struct export_out *o)
 		o->failed = 1;
 	o->len = 0;
 	return o->failed ? -1 : 0;
+}
+
+int
+export_mark_complete(struct export_out *o)
+{
+	char line[64];
+	int n = snprintf(line, sizeof(line), "# export complete: %lld entries%s",
+	    (long long)o->rows, o->csv ? "\r\n" : "\n");
+
+	if (o->failed || n < 0 || (size_t)n >= sizeof(line) || o->write(o->arg, line, (size_t)n) != 0)
+		return -1;
+	return 0;
 }
 
 cJSON *

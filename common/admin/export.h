@@ -19,6 +19,7 @@ struct export_out {
 	void *arg;
 	int csv;
 	int failed;           /* write() or memory failed: the rest is dropped */
+	int64_t rows;         /* rows turned into lines so far */
 	size_t len;
 	char buf[16384];
 };
@@ -30,6 +31,10 @@ void export_begin(struct export_out *o, int csv, int (*write)(void *, const char
 int export_row(const cJSON *row, void *arg);
 /* Hand on what is left: 0, or -1 when anything failed. */
 int export_end(struct export_out *o);
+/* After export_end() succeeded, the line that tells a complete export
+ * from one cut short (docs/admin-api.md): "# export complete: N entries"
+ * and the format's line end, N the rows written.  0, or -1. */
+int export_mark_complete(struct export_out *o);
 
 /* A log row (store_log_columns) as the export gives it: categories parsed,
  * no id, no pruned.  A new object, or NULL when out of memory. */

@@ -319,13 +319,38 @@ add_rules(cJSON *scripts, const cJSON *config)
 	return 0;
 }
 
-/* Move member name of from into to. */
+/* NAME_percent beside no_decision and each action count of the visitors'
+ * outcomes: its share of the visitors asked, those who decided or were
+ * shown the banner (the returning ones were not asked). */
 static int
-move(cJSON *from, cJSON *to, const char *name)
+add_outcome_shares(cJSON *o)
+{
+	int64_t asked = count_of(o, "decided") + count_of(o, "no_decision");
+	char name[32];
+	size_t i;
+
+	if (add(o, "asked", cJSON_CreateNumber((double)asked)) != 0 ||
+	    add(o, "decided_percent", share(count_of(o, "decided"), asked)) != 0 ||
+	    add(o, "no_decision_percent", share(count_of(o, "no_decision"), asked)) != 0)
+		return -1;
+	for (i = 0; i < NACTIONS; i++) {
+		snprintf(name, sizeof(name), "%s_percent", actions[i]);
+		if (add(o, name, share(count_of(o, actions[i]), asked)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Move member name of from into to (when absent, an empty object or
+ * array as object says). */
+static int
+move(cJSON *from, cJSON *to, const char *name, int object)
 {
 	cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(from, name);
 
-	return add(to, name, v != NULL ? v : cJSON_CreateArray());
+	if (v == NULL)
+		v = object ? cJSON_CreateObject() : cJSON_CreateArray();
+	return add(to, name, v);
 }
 
 cJSON *
@@ -333,7 +358,7 @@ report_document(cJSON *figures, const struct report_period *p, const struct site
                 int64_t cap, const cJSON *config, const char *generated_at)
 {
 	static const char *const split_names[] = {"by_region", "by_device", "by_browser",
-	    "by_position"};
+	    "by_position", "by_language"};
 	cJSON *doc = cJSON_CreateObject(), *o, *totals, *gpc, *tta, *c, *b;
 	size_t i;
 	int64_t n;
@@ -369,19 +394,23 @@ report_document(cJSON *figures, const struct report_period *p, const struct site
 		cJSON_DeleteItemFromObjectCaseSensitive(totals, "gpc_not_sent");
 		cJSON_DeleteItemFromObjectCaseSensitive(totals, "gpc_not_recorded");
 	}
+	/* what became of the visitors */
+	if (move(figures, doc, "outcomes", 1) != 0 ||
+	    add_outcome_shares(cJSON_GetObjectItemCaseSensitive(doc, "outcomes")) != 0)
+		goto fail;
 	/* every day */
 	if (add(doc, "daily", every_day(cJSON_GetObjectItemCaseSensitive(figures, "daily"), p)) != 0)
 		goto fail;
 	/* the splits */
 	for (i = 0; i < nitems(split_names); i++) {
-		if (move(figures, doc, split_names[i]) != 0)
+		if (move(figures, doc, split_names[i], 0) != 0)
 			goto fail;
 		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, split_names[i]))
 			if (add_shares(c) != 0)
 				goto fail;
 	}
 	/* categories */
-	if (move(figures, doc, "categories") != 0 ||
+	if (move(figures, doc, "categories", 0) != 0 ||
 	    order_categories(cJSON_GetObjectItemCaseSensitive(doc, "categories"), config) != 0)
 		goto fail;
 	/* time to action */
@@ -394,7 +423,7 @@ report_document(cJSON *figures, const struct report_period *p, const struct site
 			goto fail;
 	/* monthly visitors against the cap, scripts */
 	if (add(doc, "mau", months(cJSON_GetObjectItemCaseSensitive(figures, "mau"), p, site, cap)) != 0 ||
-	    move(figures, doc, "scripts") != 0 ||
+	    move(figures, doc, "scripts", 0) != 0 ||
 	    add_rules(cJSON_GetObjectItemCaseSensitive(doc, "scripts"), config) != 0)
 		goto fail;
 	cJSON_Delete(figures);

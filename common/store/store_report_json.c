@@ -1,7 +1,9 @@
 /* store_report_json.c: the report's figures as JSON from either backend's rows (consentctl report). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/log.h"
+#include "base/nitems.h"
 #include "store/store_report_json.h"
 
 const int report_json_tta_bounds[TTA_NBOUNDS] = {0, 1000, 2000, 5000, 10000, 30000, 60000};
@@ -23,21 +25,42 @@ report_json_collect(const cJSON *row, void *arg)
 int
 report_json_visitors(cJSON *out)
 {
-	cJSON *cats, *r, *next, *totals = cJSON_GetObjectItemCaseSensitive(out, "totals");
+	static const char *const names[] = {"visitors", "decided", ACTION_NAMES, "no_decision",
+	    "returning"};
+	int64_t n[nitems(names)] = {0};
+	cJSON *cats, *r, *next, *o, *totals = cJSON_GetObjectItemCaseSensitive(out, "totals");
+	size_t i;
 
 	cats = cJSON_GetObjectItemCaseSensitive(out, "categories");
 	for (r = cats->child; r != NULL; r = next) {
+		const char *outcome = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "outcome"));
+		int64_t v = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, "visitors"));
+
 		next = r->next;
-		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "category")))
+		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "category"))) {
+			cJSON_DeleteItemFromObjectCaseSensitive(r, "outcome");
 			continue;
-		if (cJSON_AddNumberToObject(totals, "visitors", cJSON_GetNumberValue(
-		    cJSON_GetObjectItemCaseSensitive(r, "visitors"))) == NULL) {
-			log_error("out of memory");
-			return STORE_ERROR;
 		}
+		n[0] += v;
+		for (i = 2; i < nitems(names); i++)
+			if (outcome != NULL && strcmp(outcome, names[i]) == 0)
+				break;
+		if (i < 2 + NACTION_NAMES || i == nitems(names))  /* an action, or a decision without */
+			n[1] += v;
+		if (i < nitems(names))
+			n[i] += v;
 		cJSON_Delete(cJSON_DetachItemViaPointer(cats, r));
 	}
+	if (cJSON_AddNumberToObject(totals, "visitors", (double)n[0]) == NULL ||
+	    (o = cJSON_AddObjectToObject(out, "outcomes")) == NULL)
+		goto oom;
+	for (i = 0; i < nitems(names); i++)
+		if (cJSON_AddNumberToObject(o, names[i], (double)n[i]) == NULL)
+			goto oom;
 	return STORE_OK;
+oom:
+	log_error("out of memory");
+	return STORE_ERROR;
 }
 
 /* The bucket (report_json_tta_bounds) of the value of rank r (0 the

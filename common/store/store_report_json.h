@@ -27,6 +27,7 @@
 	" count(*) FILTER (WHERE event_type <> 'impression' AND event_action = 'acknowledge')" \
 	" AS acknowledge"
 #define ACTION_NAMES "opt_in", "opt_out", "partial", "acknowledge"
+#define NACTION_NAMES 4
 #define ACTION_COLUMN_LIST \
 	{"opt_in", ST_INT, 0}, {"opt_out", ST_INT, 0}, {"partial", ST_INT, 0}, \
 	{"acknowledge", ST_INT, 0}
@@ -48,10 +49,32 @@ extern const int report_json_tta_bounds[TTA_NBOUNDS];
 	{"tta_below_3", ST_INT, 0}, {"tta_below_4", ST_INT, 0}, {"tta_below_5", ST_INT, 0}, \
 	{"tta_below_6", ST_INT, 0}
 
-/* categories: a first row with category null counts the visitors
- * (report_json_visitors), then one row per category id. */
+/* The splits by the banner's resolved language: the impressions too. */
+#define LANGUAGE_COLUMN_LIST \
+	{"key", ST_TEXT, 0}, {"impressions", ST_INT, 0}, {"decisions", ST_INT, 0}, \
+	ACTION_COLUMN_LIST
+
+/*
+ * What became of each visitor of the period, from its row of the
+ * visitors' aggregate (last: the id of its last decision, shown: how many
+ * times it was shown the banner, an impression that is not a returning
+ * visitor's monthly one, SDK.md 6) joined to that decision (e): the
+ * decision's action ("decided" for one without), else "no_decision" when
+ * it was shown the banner, else "returning" (it had decided before).
+ */
+#define SHOWN \
+	" count(*) FILTER (WHERE event_type = 'impression'" \
+	" AND coalesce(interaction, '') <> 'returning_visitor') AS shown"
+#define OUTCOME \
+	" CASE WHEN last.id IS NOT NULL THEN coalesce(e.event_action, 'decided')" \
+	" WHEN last.shown > 0 THEN 'no_decision' ELSE 'returning' END"
+
+/* categories: first rows with category null count the visitors by
+ * outcome (report_json_visitors), then one row per category id (outcome
+ * null). */
 #define CATEGORY_COLUMN_LIST \
-	{"category", ST_TEXT, 0}, {"visitors", ST_INT, 0}, {"allowed", ST_INT, 0}
+	{"category", ST_TEXT, 0}, {"outcome", ST_TEXT, 0}, {"visitors", ST_INT, 0}, \
+	{"allowed", ST_INT, 0}
 /* mau: the monthly visitors of the months the period touches. */
 #define MAU_COLUMN_LIST {"month", ST_TEXT, 0}, {"visitors", ST_INT, 0}
 /* scripts: the script records seen in the period. */
@@ -63,8 +86,10 @@ extern const int report_json_tta_bounds[TTA_NBOUNDS];
 /* store_row_fn: a copy of each row appended to the array arg. */
 int report_json_collect(const cJSON *row, void *arg);
 
-/* totals.visitors from the row of out's categories whose category is
- * null, which it takes out of them: STORE_OK or STORE_ERROR (reported). */
+/* totals.visitors and outcomes ({visitors, decided, ACTION_NAMES,
+ * no_decision, returning}: visitors by what became of them, OUTCOME) from
+ * the rows of out's categories whose category is null, which it takes out
+ * of them: STORE_OK or STORE_ERROR (reported). */
 int report_json_visitors(cJSON *out);
 
 /*

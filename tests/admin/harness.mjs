@@ -8,11 +8,15 @@
 // /admin/api/ ($BUILD/cgi-bin/admin), the endpoints at /functions/v1/, the
 // SDK at /sdk/consent.js and a demo page of the site at /demo/ (demo(tag)
 // writes it with the tag Site Settings shows).  The database is fresh,
-// made by consentctl init, which writes the setup token beside it.
+// made by consentctl init, which writes the setup token beside it (in the
+// PostgreSQL pass, CONSENT_TEST_STORE=postgres: the test's database,
+// CONSENT_DB, and the token in the same data/; srv.pg is then true).
 // start({ clock: true }) runs $BUILD/tests/admin-clock (the program built
 // with the test clock, never installed) in place of cgi-bin/admin:
 // srv.setNow(SECONDS) moves the clock of its expiry and throttle decisions
-// and of its TOTP checks (CONSENT_TEST_NOW), srv.setNow(null) puts it back.
+// and of its TOTP checks (CONSENT_TEST_NOW), srv.setNow(null) puts it back;
+// srv.setFault(NAME) makes it inject that fault (CONSENT_TEST_FAULT,
+// api_test_fault()), srv.setFault(null) none.
 // launch() starts /usr/bin/chromium mapping *.test to 127.0.0.1 and
 // accepting the test's certificate; the dashboard is
 // https://admin.test:PORT/admin/, the demo page https://shop.test:PORT/demo/.
@@ -56,11 +60,16 @@ export async function start({ clock = false } = {}) {
 		for (const c of ['config', 'consent', 'scripts']) symlinkSync(path.join(BUILD, 'cgi-bin', c), path.join(cgibin, c));
 		writeFileSync(path.join(cgibin, 'admin'), `#!/bin/sh
 [ -s "${nowFile}" ] && CONSENT_TEST_NOW=$(cat "${nowFile}") && export CONSENT_TEST_NOW
+[ -s "${nowFile}.fault" ] && CONSENT_TEST_FAULT=$(cat "${nowFile}.fault") && export CONSENT_TEST_FAULT
 exec "${BUILD}/tests/admin-clock"
 `, { mode: 0o755 });
 	}
-	const db = path.join(dir, 'data/consent.db');
-	const env = { ...process.env, CONSENT_DB: db };
+	// PostgreSQL (the suite's PostgreSQL pass): the test's fresh database,
+	// the setup token in data/ all the same (CONSENT_DATA_DIR).
+	const pg = process.env.CONSENT_TEST_STORE === 'postgres';
+	const db = pg ? process.env.CONSENT_DB : path.join(dir, 'data/consent.db');
+	const dataEnv = pg ? { CONSENT_DATA_DIR: path.join(dir, 'data') } : {};
+	const env = { ...process.env, CONSENT_DB: db, ...dataEnv };
 	const ctl = (...args) => execFileSync(path.join(BUILD, 'bin/consentctl'), args, { env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 	ctl('init');
 
@@ -81,7 +90,7 @@ index-file.names = ( "index.html" )
 var.consent_dir = "${dir}/lighttpd"
 var.consent_cgibin = "${cgibin}"
 var.consent_sdk = "${TOP}/build/sdk"
-var.consent_env = ( "CONSENT_DB" => "${db}" )
+var.consent_env = ( "CONSENT_DB" => "${db}"${pg ? `, "CONSENT_DATA_DIR" => "${dataEnv.CONSENT_DATA_DIR}"` : ''} )
 var.consent_admin = "${TOP}/build/admin"
 include var.consent_dir + "/consent.conf"
 include var.consent_dir + "/consent-admin.conf"
@@ -105,12 +114,13 @@ include var.consent_dir + "/consent-admin.conf"
 		try { return readFileSync(path.join(dir, f), 'utf8'); } catch { return ''; }
 	}).join('');
 	return {
-		dir, db, port, ctl, logs,
+		dir, db, pg, port, ctl, logs,
 		admin: `https://admin.test:${port}/admin/`,
 		api: `https://admin.test:${port}`,
 		shop: `https://shop.test:${port}`,
 		tokenFile: path.join(dir, 'data/.consent-setup-token'),
 		setNow(t) { writeFileSync(nowFile, t == null ? '' : String(Math.floor(t))); },
+		setFault(name) { writeFileSync(nowFile + '.fault', name ?? ''); },
 		// The demo page of the site: TAG (Site Settings' script tag) first in its head.
 		demo(tag, lang = 'en') {
 			writeFileSync(path.join(dir, 'www/demo/index.html'),

@@ -38,9 +38,9 @@
 #define NPARAMS (3 + TTA_NBOUNDS - 1)
 
 /*
- * The totals, the daily rows and the four splits in one statement, one
- * read of the period's entries: grouped by day, region, device, browser
- * and banner position into g (what SQLite keeps in a TEMP table, which
+ * The totals, the daily rows and the five splits in one statement, one
+ * read of the period's entries: grouped by day, region, device, browser,
+ * banner position and resolved language into g (what SQLite keeps in a TEMP table, which
  * pgbouncer's transaction pooling rules out: here a CTE made once and
  * read by each figure), then each figure a sum over those groups, its
  * rows marked with its part (the index in parts[]), in the figure's own
@@ -60,19 +60,20 @@
 #define SPLIT " HAVING sum(decisions) > 0"
 static const char figures_sql[] =
     "WITH g AS MATERIALIZED (SELECT substr(created_at, 1, 10) AS day, region, device_type,"
-    " browser, banner_position, count(*) AS entries,"
+    " browser, banner_position, resolved_language, count(*) AS entries,"
     " count(*) FILTER (WHERE event_type = 'impression') AS impressions,"
     " count(*) FILTER (WHERE event_type <> 'impression') AS decisions," ACTIONS ","
     " count(*) FILTER (WHERE gpc = 1) AS gpc_sent,"
     " count(*) FILTER (WHERE gpc = 0) AS gpc_not_sent,"
     " count(*) FILTER (WHERE gpc IS NULL) AS gpc_not_recorded," TTA
-    PERIOD " GROUP BY 1, 2, 3, 4, 5)"
+    PERIOD " GROUP BY 1, 2, 3, 4, 5, 6)"
     " SELECT * FROM (SELECT 0 AS part, NULL::text COLLATE \"C\" AS key," SUMS " FROM g"
     PART(1, "day", "")
     PART(2, "region", SPLIT)
     PART(3, "device_type", SPLIT)
     PART(4, "browser", SPLIT)
     PART(5, "banner_position", SPLIT)
+    PART(6, "resolved_language", "")
     ") AS f ORDER BY part, CASE part WHEN 1 THEN 0 ELSE decisions END DESC,"
     " key COLLATE \"C\" NULLS FIRST";
 static const struct store_column figure_columns[] = {
@@ -91,6 +92,7 @@ static const char *const totals_members[] = {
 };
 static const char *const daily_members[] = {"impressions", "decisions", ACTION_NAMES, NULL};
 static const char *const split_members[] = {"decisions", ACTION_NAMES, NULL};
+static const char *const language_members[] = {"impressions", "decisions", ACTION_NAMES, NULL};
 static const struct part {
 	const char *name;              /* its member of the report */
 	const char *key;               /* the name of its key; NULL: one object, no key */
@@ -102,15 +104,17 @@ static const struct part {
 	{"by_device", "key", split_members},
 	{"by_browser", "key", split_members},
 	{"by_position", "key", split_members},
+	{"by_language", "key", language_members},
 };
 #define NPARTS (nitems(parts))
 
 /*
  * Each visitor of the period (hashed id) with the id of its last
  * decision, the one stored last (identity values grow in the order the
- * entries are inserted, as SQLite's rowid; migrate keeps them), then those
- * decisions counted by their categories object, as sqlite_report.c does: a
- * first row with category NULL counts the visitors; then, per category id
+ * entries are inserted, as SQLite's rowid; migrate keeps them), and
+ * whether it was shown the banner, then those decisions counted by their
+ * categories object and action, as sqlite_report.c does: first rows with
+ * category NULL count the visitors by outcome (OUTCOME); then, per category id
  * (ordered byte-wise), the visitors whose last decision names it and how
  * many of them it allows (its value is the literal true: SQLite's type
  * 'true').  json, not jsonb: json_each gives the members as written,
@@ -121,19 +125,19 @@ static const struct part {
  */
 static const struct store_column category_columns[] = { CATEGORY_COLUMN_LIST };
 static const char categories_sql[] =
-    "WITH last AS (SELECT max(id) FILTER (WHERE event_type <> 'impression') AS id"
+    "WITH last AS (SELECT max(id) FILTER (WHERE event_type <> 'impression') AS id," SHOWN
     PERIOD " GROUP BY anon_id_hash),"
-    " objects AS (SELECT e.categories AS object, count(*) AS n"
-    " FROM last LEFT JOIN consent_log AS e ON e.id = last.id GROUP BY e.categories)"
-    " SELECT NULL::text COLLATE \"C\" AS category, coalesce(sum(n), 0)::bigint AS visitors,"
-    " 0::bigint AS allowed FROM objects"
+    " objects AS (SELECT e.categories AS object," OUTCOME " AS outcome, count(*) AS n"
+    " FROM last LEFT JOIN consent_log AS e ON e.id = last.id GROUP BY 1, 2)"
+    " SELECT NULL::text COLLATE \"C\" AS category, outcome::text AS outcome,"
+    " sum(n)::bigint AS visitors, 0::bigint AS allowed FROM objects GROUP BY outcome"
     " UNION ALL"
-    " SELECT c.key COLLATE \"C\" AS category, sum(n)::bigint AS visitors,"
+    " SELECT c.key COLLATE \"C\" AS category, NULL::text AS outcome, sum(n)::bigint AS visitors,"
     " coalesce(sum(n) FILTER (WHERE c.value::text = 'true'), 0)::bigint AS allowed"
     " FROM objects,"
     " json_each(CASE WHEN json_typeof(object::json) = 'object' THEN object::json"
     " ELSE '{}'::json END) AS c"
-    " WHERE object IS NOT NULL GROUP BY 1 ORDER BY 1 NULLS FIRST";
+    " WHERE object IS NOT NULL GROUP BY 1 ORDER BY 1 NULLS FIRST, 2";
 
 /*
  * The median (struct report_json_median): the mean of the middle one or
@@ -217,7 +221,8 @@ fail:
 	return NULL;
 }
 
-/* totals, daily, by_region, by_device, by_browser and by_position into
+/* totals, daily, by_region, by_device, by_browser, by_position and
+ * by_language into
  * out from the rows of figures_sql, which come by part, in order. */
 static int
 add_figures(struct store *st, cJSON *out, const char *const *params)
@@ -294,7 +299,8 @@ median(struct store *st, const void *arg, const struct report_json_median *m, do
 	return STORE_OK;
 }
 
-/* categories, and totals.visitors from its row whose category is null. */
+/* categories, and totals.visitors and outcomes from its rows whose
+ * category is null. */
 static int
 add_categories(struct store *st, cJSON *out, const char *const *period)
 {

@@ -60,24 +60,24 @@ static const char *const median_sql[2][2] = {
 static const char span_sql[] = "SELECT count(*), min(id), max(id)" BY_INDEX;
 
 /*
- * The period's entries grouped by day, region, device, browser and banner
- * position, each group's counts beside it, into a table of this
+ * The period's entries grouped by day, region, device, browser, banner
+ * position and the banner's resolved language, each group's counts beside it, into a table of this
  * connection (TEMP, in memory; dropped at the end of the report): one
  * sort of the period's rows (SQLite groups by sorting) for the totals,
- * the daily rows and the four splits, which then sum its few thousand
+ * the daily rows and the five splits, which then sum its few thousand
  * groups, cheaper than a sort each.  NULL (not sent, not known) is a group
  * of its own.
  */
 #define GROUPS_SQL(period) \
 	"CREATE TEMP TABLE report_groups AS" \
 	" SELECT substr(created_at, 1, 10) AS day, region, device_type, browser," \
-	" banner_position, count(*) AS entries," \
+	" banner_position, resolved_language, count(*) AS entries," \
 	" count(*) FILTER (WHERE event_type = 'impression') AS impressions," \
 	" count(*) FILTER (WHERE event_type <> 'impression') AS decisions," ACTIONS "," \
 	" count(*) FILTER (WHERE gpc = 1) AS gpc_sent," \
 	" count(*) FILTER (WHERE gpc = 0) AS gpc_not_sent," \
 	" count(*) FILTER (WHERE gpc IS NULL) AS gpc_not_recorded," TTA \
-	period " GROUP BY 1, 2, 3, 4, 5"
+	period " GROUP BY 1, 2, 3, 4, 5, 6"
 static const char *const groups_sql[2] = BOTH(GROUPS_SQL);
 #define SUM(col) " coalesce(sum(" col "), 0) AS " col
 #define SUM_ACTIONS SUM("opt_in") "," SUM("opt_out") "," SUM("partial") "," SUM("acknowledge")
@@ -104,43 +104,54 @@ static const char daily_sql[] =
     " FROM temp.report_groups GROUP BY day ORDER BY 1";
 
 /* The decisions split by one column of the entry, the largest group first:
- * the groups with a decision summed by that column. */
+ * the groups with a decision summed by that column.  By language, the
+ * impressions too, and every language shown or decided in. */
 static const struct store_column split_columns[] = {
 	{"key", ST_TEXT, 0}, {"decisions", ST_INT, 0}, ACTION_COLUMN_LIST,
 };
+static const struct store_column language_columns[] = { LANGUAGE_COLUMN_LIST };
 #define SPLIT_SQL(col) \
 	"SELECT " col " AS key," SUM("decisions") "," SUM_ACTIONS \
 	" FROM temp.report_groups GROUP BY " col " HAVING sum(decisions) > 0 ORDER BY 2 DESC, 1"
+static const char language_sql[] =
+    "SELECT resolved_language AS key," SUM("impressions") "," SUM("decisions") "," SUM_ACTIONS
+    " FROM temp.report_groups GROUP BY resolved_language ORDER BY 3 DESC, 1";
 static const struct split {
 	const char *name;
 	const char *sql;
+	const struct store_column *cols;
+	size_t ncols;
 } splits[] = {
-	{"by_region", SPLIT_SQL("region")},
-	{"by_device", SPLIT_SQL("device_type")},
-	{"by_browser", SPLIT_SQL("browser")},
-	{"by_position", SPLIT_SQL("banner_position")},
+	{"by_region", SPLIT_SQL("region"), split_columns, nitems(split_columns)},
+	{"by_device", SPLIT_SQL("device_type"), split_columns, nitems(split_columns)},
+	{"by_browser", SPLIT_SQL("browser"), split_columns, nitems(split_columns)},
+	{"by_position", SPLIT_SQL("banner_position"), split_columns, nitems(split_columns)},
+	{"by_language", language_sql, language_columns, nitems(language_columns)},
 };
 
 /* Each visitor of the period (hashed id) with the id of its last decision,
- * the one stored last (ids grow in storage order), then those decisions
- * counted by their categories object (NULL: the visitors who did not
- * decide), so that each distinct object is read once: a first row with
- * category NULL counts the visitors; then, per category id, the visitors
- * whose last decision names it and how many of them it allows.  One sort
- * by visitor, one lookup per visitor who decided, one sort by object. */
+ * the one stored last (ids grow in storage order), and whether it was
+ * shown the banner (an impression but a returning visitor's), then those
+ * decisions counted by their categories object and action (NULL: the
+ * visitors who did not decide), so that each distinct object is read
+ * once: first rows with category NULL count the visitors by outcome
+ * (OUTCOME); then, per category id, the visitors whose last decision
+ * names it and how many of them it allows.  One sort by visitor, one
+ * lookup per visitor who decided, one sort by object. */
 static const struct store_column category_columns[] = { CATEGORY_COLUMN_LIST };
 #define CATEGORIES_SQL(period) \
-	"WITH last AS (SELECT max(id) FILTER (WHERE event_type <> 'impression') AS id" \
+	"WITH last AS (SELECT max(id) FILTER (WHERE event_type <> 'impression') AS id," SHOWN \
 	period " GROUP BY anon_id_hash)," \
-	" objects AS (SELECT e.categories AS object, count(*) AS n" \
-	" FROM last LEFT JOIN consent_log AS e ON e.id = last.id GROUP BY e.categories)" \
-	" SELECT NULL AS category, coalesce(sum(n), 0) AS visitors, 0 AS allowed FROM objects" \
+	" objects AS (SELECT e.categories AS object," OUTCOME " AS outcome, count(*) AS n" \
+	" FROM last LEFT JOIN consent_log AS e ON e.id = last.id GROUP BY 1, 2)" \
+	" SELECT NULL AS category, outcome, sum(n) AS visitors, 0 AS allowed" \
+	" FROM objects GROUP BY outcome" \
 	" UNION ALL" \
-	" SELECT c.key AS category, sum(n) AS visitors," \
+	" SELECT c.key AS category, NULL AS outcome, sum(n) AS visitors," \
 	" coalesce(sum(n) FILTER (WHERE c.type = 'true'), 0) AS allowed" \
 	" FROM objects," \
 	" json_each(CASE WHEN json_valid(object) THEN object ELSE '{}' END) AS c" \
-	" WHERE object IS NOT NULL GROUP BY c.key ORDER BY 1"
+	" WHERE object IS NOT NULL GROUP BY c.key ORDER BY 1, 2"
 static const char *const categories_sql[2] = BOTH(CATEGORIES_SQL);
 
 /* Monthly visitors of the months the period touches (?4: its first month). */
@@ -297,7 +308,8 @@ group_entries(struct store *st, const struct period *p)
 	return STORE_OK;
 }
 
-/* categories, and totals.visitors from its row whose category is null. */
+/* categories, and totals.visitors and outcomes from its rows whose
+ * category is null. */
 static int
 add_categories(struct store *st, cJSON *out, const struct period *p)
 {
@@ -346,7 +358,7 @@ sqlite_store_report(struct store *st, const char *key, const char *from, const c
 		goto out;
 	for (i = 0; i < nitems(splits); i++)
 		if ((rc = add_query(st, r, splits[i].name, splits[i].sql, 1,
-		    split_columns, nitems(split_columns), &p)) != STORE_OK)
+		    splits[i].cols, splits[i].ncols, &p)) != STORE_OK)
 			goto out;
 	if ((rc = add_categories(st, r, &p)) != STORE_OK ||
 	    (rc = report_json_add_tta(st, r, median, &p)) != STORE_OK ||
