@@ -5,11 +5,11 @@
 // before a decision, after "Reject all" or after the reload; after "Accept
 // all" each stage runs once and each hit is sent once; a returning visit
 // runs it without the banner.  Then all of them in one realistic marketing
-// page, in two orders; the same page without a site key; Matomo On-Premise
-// under a site's published rule (site t2).  One lighttpd, one tracker
-// server and one Chromium for the file; the flows run four at a time, each
-// page on a host of its own (fN.site.test), whose Referer tells its
-// requests apart.
+// page, in two orders, with analytics alone and without a site key; Matomo
+// On-Premise under a site's published rule (site t2).  One lighttpd, one
+// tracker server and one Chromium for the file; the flows run four at a
+// time, each page on a host of its own (fN.site.test), whose Referer tells
+// its requests apart.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from '../browser/harness.mjs';
@@ -31,6 +31,7 @@ after(async () => { await browser?.close(); await srv?.stop(); await tr?.stop();
 
 const QUIET = 400;
 const SITE_JS = 'site-js';
+const CATEGORIES = ['functional', 'analytics', 'marketing'];
 
 // The head of a realistic marketing page around the tags: meta tags, the
 // site's stylesheet and script, preconnects to the vendors, structured
@@ -47,24 +48,28 @@ ${tags}
 <script src="/cfg/site.js"></script>`;
 
 // A page of VENDORS after consent.js, on a host of its own.  site: the
-// marketing head around them; key: the site key (null: none).
-function pageOf(vendors, { site = false, key = 't1', domain = 'site.test' } = {}) {
+// marketing head around them; key: the site key (null: none); allow: the
+// categories the visitor will allow (what is expected of the vendors of
+// those categories; the others must do nothing).
+function pageOf(vendors, { site = false, key = 't1', domain = 'site.test', allow = CATEGORIES } = {}) {
 	const k = ++n, host = `f${k}.${domain}`;
 	const tags = vendors.map((v) => v.head(k, tr.port)).join('\n');
 	const body = vendors.map((v) => (v.body ? v.body(k, tr.port) : '')).join('\n');
 	const url = srv.page({ head: site ? marketingHead(tags) : tags, body, attrs: { 'data-site-key': key } })
 		.replace('//site.test:', `//${host}:`);
+	const on = vendors.filter((v) => allow.includes(v.category));
 	const expect = (i) => {
 		const c = {};
-		for (const v of vendors) for (const r of v.requests(k)) if (r[i]) c[r[0]] = (c[r[0]] || 0) + r[i];
+		for (const v of on) for (const r of v.requests(k)) if (r[i]) c[r[0]] = (c[r[0]] || 0) + r[i];
 		return c;
 	};
+	const markup = (list) => new Set(list.flatMap((v) => (v.markup ? v.markup(k) : [])));
 	return {
-		k, host, url, vendors, site,
-		runs: [...(site ? [SITE_JS] : []), ...vendors.flatMap((v) => v.runs(k))],
-		markup: new Set(vendors.flatMap((v) => (v.markup ? v.markup(k) : []))),
+		k, host, url, site,
+		runs: [...(site ? [SITE_JS] : []), ...on.flatMap((v) => v.runs(k))],
+		markup: markup(vendors), markupOn: markup(on),
 		first: expect(1), returning: expect(2),
-		cookies: (firstView) => vendors.filter((v) => !firstView || v.first !== false).flatMap((v) => v.cookies(k)).sort(),
+		cookies: (firstView) => [...new Set(on.filter((v) => !firstView || v.first !== false).flatMap((v) => v.cookies(k)))].sort(),
 	};
 }
 
@@ -98,17 +103,23 @@ async function nothing(pg, p, when) {
 	assert.deepEqual(await cookies(pg), [], `no cookie was set ${when}`);
 }
 
-// Each stage of P ran once and each request of the view was made as often
-// as its table says (the markup's scripts at least once, at most twice:
-// the preload scanner's request and the released script's).
-async function once(pg, p, since, want, when) {
+// Each stage of P's allowed tags ran once, each request of the view was
+// made as often as its table says (the markup's scripts of allowed tags
+// at least once, at most twice: the preload scanner's request and the
+// released script's; the others' at most once), nothing else was
+// requested, and the cookies are exactly those of the allowed tags.
+async function once(pg, p, since, want, firstView, when) {
 	await until(async () => (await ran(pg)).length >= p.runs.length &&
 		Object.entries(want).every(([key, c]) => (sent(p, since)[key] || 0) >= c));
 	await h.sleep(QUIET);
 	assert.deepEqual(counts(await ran(pg)), counts(p.runs), `each stage ran once ${when}`);
 	assert.deepEqual(sent(p, since), want, `each request was made once ${when}`);
 	const all = requested(p, since);
-	for (const key of p.markup) assert.ok(all[key] >= 1 && all[key] <= 2, `${key} requested ${all[key]} times ${when}`);
+	for (const key of p.markup) {
+		const c = all[key] || 0;
+		assert.ok(p.markupOn.has(key) ? c >= 1 && c <= 2 : c <= 1, `${key} requested ${c} times ${when}`);
+	}
+	assert.deepEqual(await cookies(pg), p.cookies(firstView), `the cookies ${when}`);
 }
 
 async function heldFlow(p) {
@@ -130,41 +141,45 @@ async function heldFlow(p) {
 	await pg.context().close();
 }
 
-async function acceptedFlow(p) {
+const acceptAll = (pg) => h.button(pg, 'Accept all').click();
+// The dialog: only the categories of ALLOW switched on, saved.
+const choose = (allow) => async (pg) => {
+	await h.button(pg, 'Customize').click();
+	await h.prefs(pg).waitFor({ state: 'visible' });
+	for (const c of CATEGORIES) await h.prefs(pg).locator(`input[data-category="${c}"]`).setChecked(allow.includes(c));
+	await h.button(pg, 'Save preferences').click();
+};
+
+// DECIDE on the first view, then the returning visit.
+async function decidedFlow(p, decide = acceptAll) {
 	const pg = await h.newPage(browser, { ignoreHTTPSErrors: true });
 	await h.visit(pg, p.url);
 	await h.banner(pg).waitFor({ state: 'visible' });
-	await h.button(pg, 'Accept all').click();
-	await once(pg, p, 0, p.first, 'after "Accept all"');
-	for (const c of p.cookies(true)) assert.ok((await cookies(pg)).includes(c), `${c} set after "Accept all"`);
+	await decide(pg);
+	await once(pg, p, 0, p.first, true, 'after the decision');
 	const mark = tr.log.length;
 	await pg.reload();
 	await h.ready(pg);
 	assert.equal(await h.isShown(h.banner(pg)), false, 'no banner on the returning visit');
-	await once(pg, p, mark, p.returning, 'on the returning visit');
-	for (const c of p.cookies(false)) assert.ok((await cookies(pg)).includes(c), `${c} set on the returning visit`);
+	await once(pg, p, mark, p.returning, false, 'on the returning visit');
 	assert.deepEqual(pg.errors, []);
 	await pg.context().close();
 }
 
-describe('each tag alone, the built-in config', { concurrency: 4 }, () => {
-	for (const v of VENDORS) {
-		test(`${v.name}: nothing runs, sends or sets a cookie before a decision, after "Reject all" or after the reload`,
-			() => heldFlow(pageOf([v])));
-		test(`${v.name}: "Accept all" runs each stage once and sends each hit once; a returning visit runs it without the banner`,
-			() => acceptedFlow(pageOf([v])));
-	}
-});
-
-describe('all of them in a marketing page', { concurrency: 4 }, () => {
+// One suite, four flows at a time, the longest (the marketing pages) first.
+describe('the common tags', { concurrency: 4 }, () => {
 	const orders = { 'Tag Manager first': VENDORS, 'Tag Manager last': [...VENDORS].reverse() };
 	for (const [order, list] of Object.entries(orders)) {
-		test(`${order}: nothing of any tag before a decision, after "Reject all" or after the reload; the site's own script runs`,
+		test(`marketing page, ${order}: "Accept all" runs every stage once and sends every hit once; a returning visit too, without the banner`,
+			() => decidedFlow(pageOf(list, { site: true })));
+		test(`marketing page, ${order}: nothing of any tag before a decision, after "Reject all" or after the reload; the site's own script runs`,
 			() => heldFlow(pageOf(list, { site: true })));
-		test(`${order}: "Accept all" runs every stage once and sends every hit once; a returning visit too, without the banner`,
-			() => acceptedFlow(pageOf(list, { site: true })));
 	}
-	test('no site key: the SDK has no config, and nothing of any tag runs or sends, on the first view or the next', async () => {
+	test('marketing page, analytics alone chosen in the dialog: Hotjar, Clarity, Matomo and ga.js run once; Google\'s loaders, the ad pixels and the embeds\' scripts do nothing', () => {
+		const allow = ['analytics'];
+		return decidedFlow(pageOf(VENDORS, { site: true, allow }), choose(allow));
+	});
+	test('marketing page, no site key: the SDK has no config, and nothing of any tag runs or sends, on the first view or the next', async () => {
 		const p = pageOf(VENDORS, { site: true, key: null });
 		const pg = await h.newPage(browser, { ignoreHTTPSErrors: true });
 		const st = await h.visit(pg, p.url);
@@ -177,15 +192,20 @@ describe('all of them in a marketing page', { concurrency: 4 }, () => {
 		await nothing(pg, p, 'on the next view');
 		await pg.context().close();
 	});
-});
 
-describe('Matomo On-Premise', { concurrency: 3 }, () => {
+	for (const v of VENDORS) {
+		test(`${v.name}: nothing runs, sends or sets a cookie before a decision, after "Reject all" or after the reload`,
+			() => heldFlow(pageOf([v])));
+		test(`${v.name}: "Accept all" runs each stage once and sends each hit once; a returning visit runs it without the banner`,
+			() => decidedFlow(pageOf([v])));
+	}
+
 	const self = { domain: 'site2.test', key: 't2' };
-	test('under the site\'s published rule (site t2): held before a decision, after "Reject all" and after the reload',
+	test('Matomo On-Premise under the site\'s published rule (site t2): held before a decision, after "Reject all" and after the reload',
 		() => heldFlow(pageOf([SELF_HOSTED_MATOMO], self)));
-	test('under the site\'s published rule: "Accept all" runs it once; a returning visit without the banner',
-		() => acceptedFlow(pageOf([SELF_HOSTED_MATOMO], self)));
-	test('with the built-in config alone no rule names its host: it runs once the config has arrived (the site must publish one)', async () => {
+	test('Matomo On-Premise under the site\'s published rule: "Accept all" runs it once; a returning visit without the banner',
+		() => decidedFlow(pageOf([SELF_HOSTED_MATOMO], self)));
+	test('Matomo On-Premise with the built-in config alone: no rule names its host, it runs once the config has arrived (the site must publish one)', async () => {
 		const p = pageOf([SELF_HOSTED_MATOMO]);
 		const pg = await h.newPage(browser, { ignoreHTTPSErrors: true });
 		await h.visit(pg, p.url);

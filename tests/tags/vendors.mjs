@@ -12,7 +12,8 @@
 // window.ran; a page's requests are told apart by their Referer (a page of
 // its own host per test) or, inside the YouTube frame, by the video id.
 //
-// VENDORS[i]: { id, name, head(n, port), body(n, port), runs(n): the stages
+// VENDORS[i]: { id, category: the built-in rules' category of its hosts,
+// name, head(n, port), body(n, port), runs(n): the stages
 // that run once after "Accept all" and on a returning visit, requests(n):
 // [key, first, returning]: how often each request is made on the view that
 // accepts and on the returning visit, markup(n): keys of scripts in the
@@ -339,7 +340,7 @@ export const ids = (n) => ({
 
 export const VENDORS = [
 	{
-		id: 'gtm', name: 'the Tag Manager container and the GA4 tag it loads',
+		id: 'gtm', category: 'marketing', name: 'the Tag Manager container and the GA4 tag it loads',
 		head: (n, P) => `<!-- Google Tag Manager -->
 <script>(function(w,d,s,l,i){w[l]=w[l]||[];w[l].push({'gtm.start':
 new Date().getTime(),event:'gtm.js'});var f=d.getElementsByTagName(s)[0],
@@ -358,7 +359,7 @@ height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>
 		cookies: (n) => ['_ga', `_ga_${ids(n).gtmGa.slice(2)}`],
 	},
 	{
-		id: 'gtag', name: 'GA4\'s gtag.js in the markup',
+		id: 'gtag', category: 'marketing', name: 'GA4\'s gtag.js in the markup',
 		head: (n, P) => `<!-- Google tag (gtag.js) -->
 <script async src="https://www.googletagmanager.com:${P}/gtag/js?id=${ids(n).ga4}"></script>
 <script>
@@ -374,7 +375,7 @@ height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>
 		cookies: (n) => ['_ga', `_ga_${ids(n).ga4.slice(2)}`],
 	},
 	{
-		id: 'meta', name: 'the Meta Pixel',
+		id: 'meta', category: 'marketing', name: 'the Meta Pixel',
 		head: (n, P) => `<!-- Meta Pixel Code -->
 <script>
 !function(f,b,e,v,n,t,s)
@@ -399,7 +400,7 @@ src="https://www.facebook.com:${P}/tr?id=${ids(n).pixel}&ev=PageView&noscript=1"
 		cookies: () => ['_fbp'],
 	},
 	{
-		id: 'hotjar', name: 'Hotjar',
+		id: 'hotjar', category: 'analytics', name: 'Hotjar',
 		head: (n, P) => `<!-- Hotjar Tracking Code for my site -->
 <script>
     (function(h,o,t,j,a,r){
@@ -418,7 +419,7 @@ src="https://www.facebook.com:${P}/tr?id=${ids(n).pixel}&ev=PageView&noscript=1"
 		cookies: (n) => [`_hjSessionUser_${ids(n).hotjar}`, `_hjSession_${ids(n).hotjar}`],
 	},
 	{
-		id: 'linkedin', name: 'the LinkedIn Insight Tag',
+		id: 'linkedin', category: 'marketing', name: 'the LinkedIn Insight Tag',
 		head: (n, P) => `<script type="text/javascript">
 _linkedin_partner_id = "${ids(n).linkedin}";
 window._linkedin_data_partner_ids = window._linkedin_data_partner_ids || [];
@@ -442,7 +443,7 @@ s.parentNode.insertBefore(b, s);})(window.lintrk);
 		cookies: () => [],
 	},
 	{
-		id: 'tiktok', name: 'the TikTok pixel',
+		id: 'tiktok', category: 'marketing', name: 'the TikTok pixel',
 		head: (n, P) => `<script>
 !function (w, d, t) {
   w.TiktokAnalyticsObject=t;var ttq=w[t]=w[t]||[];ttq.methods=["page","track","identify","instances","debug","on","off","once","ready","alias","group","enableCookie","disableCookie","holdConsent","revokeConsent","grantConsent"],ttq.setAndDefer=function(t,e){t[e]=function(){t.push([e].concat(Array.prototype.slice.call(arguments,0)))}};for(var i=0;i<ttq.methods.length;i++)ttq.setAndDefer(ttq,ttq.methods[i]);ttq.instance=function(t){for(
@@ -460,7 +461,7 @@ var e=ttq._i[t]||[],n=0;n<ttq.methods.length;n++)ttq.setAndDefer(e,ttq.methods[n
 		cookies: () => ['_ttp'],
 	},
 	{
-		id: 'clarity', name: 'Microsoft Clarity',
+		id: 'clarity', category: 'analytics', name: 'Microsoft Clarity',
 		head: (n, P) => `<script type="text/javascript">
     (function(c,l,a,r,i,t,y){
         c[a]=c[a]||function(){(c[a].q=c[a].q||[]).push(arguments)};
@@ -474,7 +475,7 @@ var e=ttq._i[t]||[],n=0;n<ttq.methods.length;n++)ttq.setAndDefer(e,ttq.methods[n
 		cookies: () => ['_clck', '_clsk'],
 	},
 	{
-		id: 'matomo', name: 'Matomo (Matomo Cloud\'s snippet)',
+		id: 'matomo', category: 'analytics', name: 'Matomo (Matomo Cloud\'s snippet)',
 		head: (n, P) => `<!-- Matomo -->
 <script>
   var _paq = window._paq = window._paq || [];
@@ -496,7 +497,7 @@ var e=ttq._i[t]||[],n=0;n<ttq.methods.length;n++)ttq.setAndDefer(e,ttq.methods[n
 		cookies: (n) => [`_pk_id.${n}.1fff`, `_pk_ses.${n}.1fff`],
 	},
 	{
-		id: 'gajs', name: 'the legacy ga.js snippet (document.write)',
+		id: 'gajs', category: 'analytics', name: 'the legacy ga.js snippet (document.write)',
 		head: (n, P) => `<script type="text/javascript">
 var gaJsHost = (("https:" == document.location.protocol) ? "https://ssl." : "http://www.");
 document.write(unescape("%3Cscript src='" + gaJsHost + "google-analytics.com:${P}/ga.js' type='text/javascript'%3E%3C/script%3E"));
@@ -512,7 +513,7 @@ pageTracker._trackPageview();
 		first: false,
 	},
 	{
-		id: 'youtube', name: 'a YouTube player by the IFrame Player API',
+		id: 'youtube', category: 'functional', name: 'a YouTube player by the IFrame Player API',
 		head: () => `<script>
   function onYouTubeIframeAPIReady() {
     window.player = new YT.Player(document.querySelector('[data-video]').id, {
@@ -536,7 +537,7 @@ pageTracker._trackPageview();
 		cookies: () => [],
 	},
 	{
-		id: 'maps', name: 'a Google map by the Maps JavaScript API\'s bootstrap loader',
+		id: 'maps', category: 'functional', name: 'a Google map by the Maps JavaScript API\'s bootstrap loader',
 		head: (n, P) => `<script>
   (g=>{var h,a,k,p="The Google Maps JavaScript API",c="google",l="importLibrary",q="__ib__",m=document,b=window;b=b[c]||(b[c]={});var d=b.maps||(b.maps={}),r=new Set,e=new URLSearchParams,u=()=>h||(h=new Promise(async(f,n)=>{await (a=m.createElement("script"));e.set("libraries",[...r]+"");for(k in g)e.set(k.replace(/[A-Z]/g,t=>"_"+t[0].toLowerCase()),g[k]);e.set("callback",c+".maps."+q);a.src=\`https://maps.\${c}apis.com:${P}/maps/api/js?\`+e;d[q]=f;a.onerror=()=>h=n(Error(p+" could not load."));a.nonce=m.querySelector("script[nonce]")?.nonce||"";m.head.append(a)}));d[l]?console.warn(p+" only loads once. Ignoring:",g):d[l]=(f,...n)=>r.add(f)&&u().then(()=>d[l](f,...n))})({
     key: "${ids(n).maps}",
@@ -563,7 +564,7 @@ pageTracker._trackPageview();
 // Matomo On-Premise: the same snippet with the operator's own Matomo host,
 // which no built-in rule can know; the site publishes a rule for it.
 export const SELF_HOSTED_MATOMO = {
-	id: 'matomo-self', name: 'Matomo On-Premise (its host under the operator\'s rule)',
+	id: 'matomo-self', category: 'analytics', name: 'Matomo On-Premise (its host under the operator\'s rule)',
 	head: (n, P) => `<!-- Matomo -->
 <script>
   var _paq = window._paq = window._paq || [];
