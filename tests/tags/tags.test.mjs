@@ -10,7 +10,7 @@
 // tracker server and one Chromium for the file; the flows run four at a
 // time, each page on a host of its own (fN.site.test), whose Referer tells
 // its requests apart.
-import { describe, test, before, after } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from '../browser/harness.mjs';
 import { startTracker, counts } from '../browser/tracker.mjs';
@@ -166,20 +166,48 @@ async function decidedFlow(p, decide = acceptAll) {
 	await pg.context().close();
 }
 
-// One suite, four flows at a time, the longest (the marketing pages) first.
-describe('the common tags', { concurrency: 4 }, () => {
+// Each flow is a top-level test of its own (so that each is counted and
+// named in TAP), but the flows run four at a time, started by the first
+// test in the order given here, the longest (the marketing pages) first:
+// each test awaits its own flow's outcome.
+const flows = [];
+let started = false;
+function start() {
+	if (started) return;
+	started = true;
+	let next = 0;
+	const worker = async () => {
+		while (next < flows.length) {
+			const f = flows[next++];
+			f.settle(await Promise.resolve().then(f.fn).then(() => null, (e) => e));
+		}
+	};
+	for (let i = 0; i < 4; i++) worker();
+}
+function flow(name, fn) {
+	let settle;
+	const done = new Promise((r) => { settle = r; });
+	flows.push({ fn, settle });
+	test(name, async () => {
+		start();
+		const err = await done;
+		if (err) throw err;
+	});
+}
+
+{
 	const orders = { 'Tag Manager first': VENDORS, 'Tag Manager last': [...VENDORS].reverse() };
 	for (const [order, list] of Object.entries(orders)) {
-		test(`marketing page, ${order}: "Accept all" runs every stage once and sends every hit once; a returning visit too, without the banner`,
+		flow(`marketing page, ${order}: "Accept all" runs every stage once and sends every hit once; a returning visit too, without the banner`,
 			() => decidedFlow(pageOf(list, { site: true })));
-		test(`marketing page, ${order}: nothing of any tag before a decision, after "Reject all" or after the reload; the site's own script runs`,
+		flow(`marketing page, ${order}: nothing of any tag before a decision, after "Reject all" or after the reload; the site's own script runs`,
 			() => heldFlow(pageOf(list, { site: true })));
 	}
-	test('marketing page, analytics alone chosen in the dialog: Hotjar, Clarity, Matomo and ga.js run once; Google\'s loaders, the ad pixels and the embeds\' scripts do nothing', () => {
+	flow('marketing page, analytics alone chosen in the dialog: Hotjar, Clarity, Matomo and ga.js run once; Google\'s loaders, the ad pixels and the embeds\' scripts do nothing', () => {
 		const allow = ['analytics'];
 		return decidedFlow(pageOf(VENDORS, { site: true, allow }), choose(allow));
 	});
-	test('marketing page, no site key: the SDK has no config, and nothing of any tag runs or sends, on the first view or the next', async () => {
+	flow('marketing page, no site key: the SDK has no config, and nothing of any tag runs or sends, on the first view or the next', async () => {
 		const p = pageOf(VENDORS, { site: true, key: null });
 		const pg = await h.newPage(browser, { ignoreHTTPSErrors: true });
 		const st = await h.visit(pg, p.url);
@@ -194,18 +222,18 @@ describe('the common tags', { concurrency: 4 }, () => {
 	});
 
 	for (const v of VENDORS) {
-		test(`${v.name}: nothing runs, sends or sets a cookie before a decision, after "Reject all" or after the reload`,
+		flow(`${v.name}: nothing runs, sends or sets a cookie before a decision, after "Reject all" or after the reload`,
 			() => heldFlow(pageOf([v])));
-		test(`${v.name}: "Accept all" runs each stage once and sends each hit once; a returning visit runs it without the banner`,
+		flow(`${v.name}: "Accept all" runs each stage once and sends each hit once; a returning visit runs it without the banner`,
 			() => decidedFlow(pageOf([v])));
 	}
 
 	const self = { domain: 'site2.test', key: 't2' };
-	test('Matomo On-Premise under the site\'s published rule (site t2): held before a decision, after "Reject all" and after the reload',
+	flow('Matomo On-Premise under the site\'s published rule (site t2): held before a decision, after "Reject all" and after the reload',
 		() => heldFlow(pageOf([SELF_HOSTED_MATOMO], self)));
-	test('Matomo On-Premise under the site\'s published rule: "Accept all" runs it once; a returning visit without the banner',
+	flow('Matomo On-Premise under the site\'s published rule: "Accept all" runs it once; a returning visit without the banner',
 		() => decidedFlow(pageOf([SELF_HOSTED_MATOMO], self)));
-	test('Matomo On-Premise with the built-in config alone: no rule names its host, it runs once the config has arrived (the site must publish one)', async () => {
+	flow('Matomo On-Premise with the built-in config alone: no rule names its host, it runs once the config has arrived (the site must publish one)', async () => {
 		const p = pageOf([SELF_HOSTED_MATOMO]);
 		const pg = await h.newPage(browser, { ignoreHTTPSErrors: true });
 		await h.visit(pg, p.url);
@@ -214,4 +242,4 @@ describe('the common tags', { concurrency: 4 }, () => {
 		assert.deepEqual(await ran(pg), ['matomo']);
 		await pg.context().close();
 	});
-});
+}

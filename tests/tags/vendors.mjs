@@ -338,6 +338,24 @@ export const ids = (n) => ({
 	video: `vidk${n}x`, maps: `AIzaK${n}testkey`,
 });
 
+// Matomo's tracking code, its tracker at U, its script at SRC (an
+// expression): On-Premise's has u+'matomo.js', Matomo Cloud's its CDN.
+const matomo = (n, u, src) => `<!-- Matomo -->
+<script>
+  var _paq = window._paq = window._paq || [];
+  /* tracker methods like "setCustomDimension" should be called before "trackPageView" */
+  _paq.push(['trackPageView']);
+  _paq.push(['enableLinkTracking']);
+  (function() {
+    var u="${u}";
+    _paq.push(['setTrackerUrl', u+'matomo.php']);
+    _paq.push(['setSiteId', '${n}']);
+    var d=document, g=d.createElement('script'), s=d.getElementsByTagName('script')[0];
+    g.async=true; g.src=${src}; s.parentNode.insertBefore(g,s);
+  })();
+</script>
+<!-- End Matomo Code -->`;
+
 export const VENDORS = [
 	{
 		id: 'gtm', category: 'marketing', name: 'the Tag Manager container and the GA4 tag it loads',
@@ -476,21 +494,8 @@ var e=ttq._i[t]||[],n=0;n<ttq.methods.length;n++)ttq.setAndDefer(e,ttq.methods[n
 	},
 	{
 		id: 'matomo', category: 'analytics', name: 'Matomo (Matomo Cloud\'s snippet)',
-		head: (n, P) => `<!-- Matomo -->
-<script>
-  var _paq = window._paq = window._paq || [];
-  /* tracker methods like "setCustomDimension" should be called before "trackPageView" */
-  _paq.push(['trackPageView']);
-  _paq.push(['enableLinkTracking']);
-  (function() {
-    var u="https://${ids(n).matomo}.matomo.cloud:${P}/";
-    _paq.push(['setTrackerUrl', u+'matomo.php']);
-    _paq.push(['setSiteId', '${n}']);
-    var d=document, g=d.createElement('script'), s=d.getElementsByTagName('script')[0];
-    g.async=true; g.src='https://cdn.matomo.cloud:${P}/${ids(n).matomo}.matomo.cloud/matomo.js'; s.parentNode.insertBefore(g,s);
-  })();
-</script>
-<!-- End Matomo Code -->`,
+		head: (n, P) => matomo(n, `https://${ids(n).matomo}.matomo.cloud:${P}/`,
+			`'https://cdn.matomo.cloud:${P}/${ids(n).matomo}.matomo.cloud/matomo.js'`),
 		runs: () => ['matomo'],
 		requests: (n) => [[`cdn.matomo.cloud/${ids(n).matomo}.matomo.cloud/matomo.js`, 1, 1],
 			[`${ids(n).matomo}.matomo.cloud/matomo.php?idsite=${n}`, 1, 1]],
@@ -565,20 +570,7 @@ pageTracker._trackPageview();
 // which no built-in rule can know; the site publishes a rule for it.
 export const SELF_HOSTED_MATOMO = {
 	id: 'matomo-self', category: 'analytics', name: 'Matomo On-Premise (its host under the operator\'s rule)',
-	head: (n, P) => `<!-- Matomo -->
-<script>
-  var _paq = window._paq = window._paq || [];
-  _paq.push(['trackPageView']);
-  _paq.push(['enableLinkTracking']);
-  (function() {
-    var u="//matomo.example.org:${P}/";
-    _paq.push(['setTrackerUrl', u+'matomo.php']);
-    _paq.push(['setSiteId', '${n}']);
-    var d=document, g=d.createElement('script'), s=d.getElementsByTagName('script')[0];
-    g.async=true; g.src=u+'matomo.js'; s.parentNode.insertBefore(g,s);
-  })();
-</script>
-<!-- End Matomo Code -->`,
+	head: (n, P) => matomo(n, `//matomo.example.org:${P}/`, "u+'matomo.js'"),
 	runs: () => ['matomo'],
 	requests: (n) => [['matomo.example.org/matomo.js', 1, 1], [`matomo.example.org/matomo.php?idsite=${n}`, 1, 1]],
 	cookies: (n) => [`_pk_id.${n}.1fff`, `_pk_ses.${n}.1fff`],
