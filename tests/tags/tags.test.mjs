@@ -5,11 +5,12 @@
 // before a decision, after "Reject all" or after the reload; after "Accept
 // all" each stage runs once and each hit is sent once; a returning visit
 // runs it without the banner.  Then all of them in one realistic marketing
-// page, in two orders, with analytics alone and without a site key; Matomo
-// On-Premise under a site's published rule (site t2).  One lighttpd, one
-// tracker server and one Chromium for the file; the flows run four at a
-// time, each page on a host of its own (fN.site.test), whose Referer tells
-// its requests apart.
+// page, in two orders, with analytics alone, with marketing alone (with
+// and without Consent Mode: site t3 publishes it on), and without a site
+// key; Matomo On-Premise under a site's published rule (site t2).  One
+// lighttpd, one tracker server and one Chromium for the file; the flows
+// run four at a time, each page on a host of its own (fN.site.test), whose
+// Referer tells its requests apart.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from '../browser/harness.mjs';
@@ -24,6 +25,10 @@ before(async () => {
 	const doc = h.baseConfig();
 	doc.scriptRules = [{ pattern: 'matomo.example.org', category: 'analytics' }, ...doc.scriptRules];
 	srv.publish(doc, 't2');
+	srv.ctl('site', 'add', 't3', '--name', 'Third site', '--domain', 'site3.test', '--tier', 'paid');
+	const cm = h.baseConfig();
+	cm.consentRules = { ...cm.consentRules, googleConsentMode: true };
+	srv.publish(cm, 't3');
 	srv.file('site.js', '(window.ran = window.ran || []).push("site-js");\n');
 	srv.file('site.css', 'body { font-family: sans-serif; } .map { height: 200px; }\n');
 });
@@ -60,7 +65,9 @@ function pageOf(vendors, { site = false, key = 't1', domain = 'site.test', allow
 	const on = vendors.filter((v) => allow.includes(v.category));
 	const expect = (i) => {
 		const c = {};
-		for (const v of on) for (const r of v.requests(k)) if (r[i]) c[r[0]] = (c[r[0]] || 0) + r[i];
+		for (const v of on) {
+			for (const r of v.requests(k)) if (r[i] && allow.includes(r[3] || v.category)) c[r[0]] = (c[r[0]] || 0) + r[i];
+		}
 		return c;
 	};
 	const markup = (list) => new Set(list.flatMap((v) => (v.markup ? v.markup(k) : [])));
@@ -69,7 +76,8 @@ function pageOf(vendors, { site = false, key = 't1', domain = 'site.test', allow
 		runs: [...(site ? [SITE_JS] : []), ...on.flatMap((v) => v.runs(k))],
 		markup: markup(vendors), markupOn: markup(on),
 		first: expect(1), returning: expect(2),
-		cookies: (firstView) => [...new Set(on.filter((v) => !firstView || v.first !== false).flatMap((v) => v.cookies(k)))].sort(),
+		cookies: (firstView) => [...new Set(on.filter((v) => (!firstView || v.first !== false) &&
+			allow.includes(v.cookieCategory || v.category)).flatMap((v) => v.cookies(k)))].sort(),
 	};
 }
 
@@ -207,6 +215,23 @@ function flow(name, fn) {
 		const allow = ['analytics'];
 		return decidedFlow(pageOf(VENDORS, { site: true, allow }), choose(allow));
 	});
+	// KNOWN BUG, failing on purpose until fixed (reported with issue 29):
+	// the built-in config holds googletagmanager.com until marketing only
+	// and leaves Consent Mode off, so a visitor who allows marketing but
+	// not analytics gets GA4's gtag.js (from the container or the markup)
+	// run without any consent state: its hits to google-analytics.com are
+	// stopped by their own rule, but it sets _ga and _ga_* (analytics
+	// cookies).  docs/sdk.md promises "never more tracking than allowed".
+	flow('KNOWN BUG: marketing page, marketing alone chosen in the dialog (the built-in config): Google\'s loaders and the ad pixels run once; GA4 neither sends its hit nor sets its analytics cookies', () => {
+		const allow = ['marketing'];
+		return decidedFlow(pageOf(VENDORS, { site: true, allow }), choose(allow));
+	});
+	flow('marketing page, marketing alone, Consent Mode on (site t3): gtag.js runs with analytics_storage denied, sets no cookie, its ping is stopped', () => {
+		const allow = ['marketing'];
+		return decidedFlow(pageOf(VENDORS, { site: true, allow, key: 't3', domain: 'site3.test' }), choose(allow));
+	});
+	flow('marketing page, Consent Mode on (site t3), "Accept all": every stage once, GA4 with its cookies and hits; a returning visit too', () =>
+		decidedFlow(pageOf(VENDORS, { site: true, key: 't3', domain: 'site3.test' })));
 	flow('marketing page, no site key: the SDK has no config, and nothing of any tag runs or sends, on the first view or the next', async () => {
 		const p = pageOf(VENDORS, { site: true, key: null });
 		const pg = await h.newPage(browser, { ignoreHTTPSErrors: true });

@@ -15,12 +15,14 @@
 // VENDORS[i]: { id, category: the built-in rules' category of its hosts,
 // name, head(n, port), body(n, port), runs(n): the stages
 // that run once after "Accept all" and on a returning visit, requests(n):
-// [key, first, returning]: how often each request is made on the view that
-// accepts and on the returning visit, markup(n): keys of scripts in the
-// markup (the preload scanner may request those before consent, never
-// more than once per page view), cookies(n): the first-party cookies it
-// sets, first: false when the view that accepts sends no hit (ga.js's
-// inline call ran before the script) }.
+// [key, first, returning, category]: how often each request is made on the
+// view that accepts and on the returning visit (category: its host's, when
+// not the tag's: GA4's hits are analytics, its loader marketing),
+// markup(n): keys of scripts in the markup (the preload scanner may
+// request those before consent, never more than once per page view),
+// cookies(n): the first-party cookies it sets (cookieCategory: theirs, when
+// not the tag's), first: false when the view that accepts sends no hit
+// (ga.js's inline call ran before the script) }.
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const js = (body) => ({ type: 'text/javascript', body });
 const ran = (name) => `(window.ran = window.ran || []).push(${name});`;
@@ -46,27 +48,40 @@ if (!dl.some(function (e) { return e && e.event === 'gtm.js'; })) return;
 var s = document.createElement('script'); s.async = true;
 s.src = 'https://www.googletagmanager.com:${P}/gtag/js?id=G-' + id.slice(4, -1) + 'C&l=dataLayer&cx=c';
 ${first}
+// The container reads the queue from now on (its push is its own).
+var push = dl.push;
+dl.push = function () { return push.apply(dl, arguments); };
 dl.push({ event: 'gtm.dom' });
 })();`)],
 	['www.googletagmanager.com', /^\/gtag\/js$/, (m, q, P) => js(`(function () {
 var id = ${JSON.stringify(q.get('id'))}, byGtm = ${q.get('cx') === 'c'}, l = ${JSON.stringify(q.get('l') || 'dataLayer')};
 ${ran("'gtag:' + id")}
 ${COOKIE}
-var dl = window[l] = window[l] || [];
+var dl = window[l] = window[l] || [], consent = {};
+// Consent Mode: with analytics_storage denied no cookie is read or set and
+// the hit is a cookieless ping (gcs=G100).
 function pageView() {
-	var now = Math.floor(Date.now() / 1000), ga = cookie('_ga');
-	var cid = ga ? ga.slice(6) : Math.floor(Math.random() * 2e9) + '.' + now;
-	document.cookie = '_ga=GA1.1.' + cid + '; path=/; max-age=63072000';
-	document.cookie = '_ga_' + id.slice(2) + '=GS1.1.' + now + '.1.0.' + now + '.0.0.0; path=/; max-age=63072000';
-	navigator.sendBeacon('https://region1.google-analytics.com:${P}/g/collect?v=2&tid=' + id + '&cid=' + cid +
-		'&en=page_view&dl=' + encodeURIComponent(location.href) + '&dt=' + encodeURIComponent(document.title));
+	var now = Math.floor(Date.now() / 1000), granted = consent.analytics_storage !== 'denied', cid = '';
+	if (granted) {
+		var ga = cookie('_ga');
+		cid = ga ? ga.slice(6) : Math.floor(Math.random() * 2e9) + '.' + now;
+		document.cookie = '_ga=GA1.1.' + cid + '; path=/; max-age=63072000';
+		document.cookie = '_ga_' + id.slice(2) + '=GS1.1.' + now + '.1.0.' + now + '.0.0.0; path=/; max-age=63072000';
+	}
+	navigator.sendBeacon('https://region1.google-analytics.com:${P}/g/collect?v=2&tid=' + id + (granted ? '&cid=' + cid : '') +
+		'&gcs=' + (granted ? 'G111' : 'G100') + '&en=page_view&dl=' + encodeURIComponent(location.href) + '&dt=' + encodeURIComponent(document.title));
 }
-function command(e) { if (e && e[0] === 'config' && e[1] === id) pageView(); }
-if (byGtm) pageView(); else for (var i = 0; i < dl.length; i++) command(dl[i]);
+function command(e) {
+	if (e && e[0] === 'consent' && (e[1] === 'default' || e[1] === 'update')) {
+		for (var k in e[2]) consent[k] = e[2][k];
+	} else if (e && e[0] === 'config' && e[1] === id && !byGtm) pageView();
+}
+for (var i = 0; i < dl.length; i++) command(dl[i]);
+if (byGtm) pageView();
 var push = dl.push;
 dl.push = function () {
 	var r = push.apply(dl, arguments);
-	if (!byGtm) for (var i = 0; i < arguments.length; i++) command(arguments[i]);
+	for (var i = 0; i < arguments.length; i++) command(arguments[i]);
 	return r;
 };
 })();`)],
@@ -373,8 +388,8 @@ height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>
 		runs: (n) => [`gtm:${ids(n).gtm}`, `gtag:${ids(n).gtmGa}`],
 		requests: (n) => [[`www.googletagmanager.com/gtm.js?id=${ids(n).gtm}`, 1, 1],
 			[`www.googletagmanager.com/gtag/js?id=${ids(n).gtmGa}`, 1, 1],
-			[`region1.google-analytics.com/g/collect?tid=${ids(n).gtmGa}`, 1, 1]],
-		cookies: (n) => ['_ga', `_ga_${ids(n).gtmGa.slice(2)}`],
+			[`region1.google-analytics.com/g/collect?tid=${ids(n).gtmGa}`, 1, 1, 'analytics']],
+		cookies: (n) => ['_ga', `_ga_${ids(n).gtmGa.slice(2)}`], cookieCategory: 'analytics',
 	},
 	{
 		id: 'gtag', category: 'marketing', name: 'GA4\'s gtag.js in the markup',
@@ -388,9 +403,9 @@ height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>
   gtag('config', '${ids(n).ga4}');
 </script>`,
 		runs: (n) => [`gtag:${ids(n).ga4}`],
-		requests: (n) => [[`region1.google-analytics.com/g/collect?tid=${ids(n).ga4}`, 1, 1]],
+		requests: (n) => [[`region1.google-analytics.com/g/collect?tid=${ids(n).ga4}`, 1, 1, 'analytics']],
 		markup: (n) => [`www.googletagmanager.com/gtag/js?id=${ids(n).ga4}`],
-		cookies: (n) => ['_ga', `_ga_${ids(n).ga4.slice(2)}`],
+		cookies: (n) => ['_ga', `_ga_${ids(n).ga4.slice(2)}`], cookieCategory: 'analytics',
 	},
 	{
 		id: 'meta', category: 'marketing', name: 'the Meta Pixel',
