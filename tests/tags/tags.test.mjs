@@ -15,7 +15,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from '../browser/harness.mjs';
 import { startTracker, counts } from '../browser/tracker.mjs';
-import { VENDORS, SELF_HOSTED_MATOMO, HOSTS, routes, requestKey, ids } from './vendors.mjs';
+import { VENDORS, SELF_HOSTED_MATOMO, GTM_CUSTOM_HTML, HOSTS, routes, requestKey, ids } from './vendors.mjs';
 
 let srv, browser, tr, n = 0;
 before(async () => {
@@ -73,7 +73,8 @@ function pageOf(vendors, { site = false, key = 't1', domain = 'site.test', allow
 	const markup = (list) => new Set(list.flatMap((v) => (v.markup ? v.markup(k) : [])));
 	return {
 		k, host, url, site,
-		runs: [...(site ? [SITE_JS] : []), ...on.flatMap((v) => v.runs(k))],
+		runs: [...(site ? [SITE_JS] : []), ...on.flatMap((v) => v.runs(k)
+			.filter((r) => !Array.isArray(r) || allow.includes(r[1])).map((r) => (Array.isArray(r) ? r[0] : r)))],
 		markup: markup(vendors), markupOn: markup(on),
 		first: expect(1), returning: expect(2),
 		cookies: (firstView) => [...new Set(on.filter((v) => (!firstView || v.first !== false) &&
@@ -252,6 +253,15 @@ function flow(name, fn) {
 		flow(`${v.name}: "Accept all" runs each stage once and sends each hit once; a returning visit runs it without the banner`,
 			() => decidedFlow(pageOf([v])));
 	}
+
+	flow(`${GTM_CUSTOM_HTML.name}: nothing of the container, its GA4 tag or Hotjar before a decision, after "Reject all" or after the reload`,
+		() => heldFlow(pageOf([GTM_CUSTOM_HTML])));
+	flow(`${GTM_CUSTOM_HTML.name}: "Accept all" runs each stage once, Hotjar's too; a returning visit the same, without the banner`,
+		() => decidedFlow(pageOf([GTM_CUSTOM_HTML])));
+	flow(`${GTM_CUSTOM_HTML.name}, marketing alone, Consent Mode on (site t3): the container and GA4's script run, the Hotjar it injects stays held by its own rule`, () => {
+		const allow = ['marketing'];
+		return decidedFlow(pageOf([GTM_CUSTOM_HTML], { allow, key: 't3', domain: 'site3.test' }), choose(allow));
+	});
 
 	const self = { domain: 'site2.test', key: 't2' };
 	flow('Matomo On-Premise under the site\'s published rule (site t2): held before a decision, after "Reject all" and after the reload',

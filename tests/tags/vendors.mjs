@@ -29,6 +29,25 @@ const ran = (name) => `(window.ran = window.ran || []).push(${name});`;
 const COOKIE = 'function cookie(n) { var m = document.cookie.match(new RegExp("(?:^|; )" + n + "=([^;]*)")); return m && m[1]; }';
 const first = 'var f = document.getElementsByTagName("script")[0]; f.parentNode.insertBefore(s, f);';
 
+// Hotjar's tracking code (the script's text) for site HJID.
+const hotjar = (hjid, P) => `    (function(h,o,t,j,a,r){
+        h.hj=h.hj||function(){(h.hj.q=h.hj.q||[]).push(arguments)};
+        h._hjSettings={hjid:${hjid},hjsv:6};
+        a=o.getElementsByTagName('head')[0];
+        r=o.createElement('script');r.async=1;
+        r.src=t+h._hjSettings.hjid+j+h._hjSettings.hjsv;
+        a.appendChild(r);
+    })(window,document,'https://static.hotjar.com:${P}/c/hotjar-','.js?sv=');
+`;
+// Google Tag Manager's snippet for container ID.
+const gtm = (id, P) => `<!-- Google Tag Manager -->
+<script>(function(w,d,s,l,i){w[l]=w[l]||[];w[l].push({'gtm.start':
+new Date().getTime(),event:'gtm.js'});var f=d.getElementsByTagName(s)[0],
+j=d.createElement(s),dl=l!='dataLayer'?'&l='+l:'';j.async=true;j.src=
+'https://www.googletagmanager.com:${P}/gtm.js?id='+i+dl;f.parentNode.insertBefore(j,f);
+})(window,document,'script','dataLayer','${id}');</script>
+<!-- End Google Tag Manager -->`;
+
 // The hosts launch({ hosts }) maps to 127.0.0.1.
 export const HOSTS = ['www.googletagmanager.com', '*.google-analytics.com', 'connect.facebook.net',
 	'www.facebook.com', '*.hotjar.com', 'snap.licdn.com', 'px.ads.linkedin.com', 'analytics.tiktok.com',
@@ -52,6 +71,7 @@ ${first}
 var push = dl.push;
 dl.push = function () { return push.apply(dl, arguments); };
 dl.push({ event: 'gtm.dom' });
+${/^GTM-H\d+X$/.test(q.get('id')) ? customHtml(`<script>\n${hotjar(4000000 + Number(q.get('id').slice(5, -1)), P)}</script>`) : ''}
 })();`)],
 	['www.googletagmanager.com', /^\/gtag\/js$/, (m, q, P) => js(`(function () {
 var id = ${JSON.stringify(q.get('id'))}, byGtm = ${q.get('cx') === 'c'}, l = ${JSON.stringify(q.get('l') || 'dataLayer')};
@@ -328,6 +348,22 @@ maps.__main();
 	['maps.gstatic.com', /^\/mapfiles\/transparent\.png$/, () => ({ type: 'image/gif', body: GIF })],
 ];
 
+// A Custom HTML tag as the container fires it: its HTML parsed in a
+// detached element, each script made anew (attributes and text copied) and
+// appended to <body>, the other nodes moved there.
+function customHtml(html) {
+	return `var box = document.createElement('div');
+box.innerHTML = ${JSON.stringify(html)};
+Array.prototype.slice.call(box.childNodes).forEach(function (n) {
+	var parent = document.body || document.head;
+	if (n.nodeName !== 'SCRIPT') { parent.appendChild(n); return; }
+	var s = document.createElement('script');
+	for (var i = 0; i < n.attributes.length; i++) s.setAttribute(n.attributes[i].name, n.attributes[i].value);
+	s.text = n.text;
+	parent.appendChild(s);
+});`;
+}
+
 // startTracker({ routes }): the vendors' answers.
 export function routes(req, u, host) {
 	const port = String(req.headers.host || '').replace(/^.*:/, '');
@@ -374,13 +410,7 @@ const matomo = (n, u, src) => `<!-- Matomo -->
 export const VENDORS = [
 	{
 		id: 'gtm', category: 'marketing', name: 'the Tag Manager container and the GA4 tag it loads',
-		head: (n, P) => `<!-- Google Tag Manager -->
-<script>(function(w,d,s,l,i){w[l]=w[l]||[];w[l].push({'gtm.start':
-new Date().getTime(),event:'gtm.js'});var f=d.getElementsByTagName(s)[0],
-j=d.createElement(s),dl=l!='dataLayer'?'&l='+l:'';j.async=true;j.src=
-'https://www.googletagmanager.com:${P}/gtm.js?id='+i+dl;f.parentNode.insertBefore(j,f);
-})(window,document,'script','dataLayer','${ids(n).gtm}');</script>
-<!-- End Google Tag Manager -->`,
+		head: (n, P) => gtm(ids(n).gtm, P),
 		body: (n, P) => `<!-- Google Tag Manager (noscript) -->
 <noscript><iframe src="https://www.googletagmanager.com:${P}/ns.html?id=${ids(n).gtm}"
 height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>
@@ -436,15 +466,7 @@ src="https://www.facebook.com:${P}/tr?id=${ids(n).pixel}&ev=PageView&noscript=1"
 		id: 'hotjar', category: 'analytics', name: 'Hotjar',
 		head: (n, P) => `<!-- Hotjar Tracking Code for my site -->
 <script>
-    (function(h,o,t,j,a,r){
-        h.hj=h.hj||function(){(h.hj.q=h.hj.q||[]).push(arguments)};
-        h._hjSettings={hjid:${ids(n).hotjar},hjsv:6};
-        a=o.getElementsByTagName('head')[0];
-        r=o.createElement('script');r.async=1;
-        r.src=t+h._hjSettings.hjid+j+h._hjSettings.hjsv;
-        a.appendChild(r);
-    })(window,document,'https://static.hotjar.com:${P}/c/hotjar-','.js?sv=');
-</script>`,
+${hotjar(ids(n).hotjar, P)}</script>`,
 		runs: (n) => [`hotjar:${ids(n).hotjar}`, 'hjmodules'],
 		requests: (n) => [[`static.hotjar.com/c/hotjar-${ids(n).hotjar}.js`, 1, 1],
 			['script.hotjar.com/modules.ffc3ab1e47a4b0ca3c3c.js', 1, 1],
@@ -589,4 +611,20 @@ export const SELF_HOSTED_MATOMO = {
 	runs: () => ['matomo'],
 	requests: (n) => [['matomo.example.org/matomo.js', 1, 1], [`matomo.example.org/matomo.php?idsite=${n}`, 1, 1]],
 	cookies: (n) => [`_pk_id.${n}.1fff`, `_pk_ses.${n}.1fff`],
+};
+
+// A Tag Manager container that also carries a Custom HTML tag with
+// Hotjar's tracking code (how many sites deploy Hotjar or a pixel): the
+// container is marketing, Hotjar's hosts analytics.
+export const GTM_CUSTOM_HTML = {
+	id: 'gtm-html', category: 'marketing', name: 'a Tag Manager container with its GA4 tag and a Custom HTML tag (Hotjar)',
+	head: (n, P) => gtm(`GTM-H${n}X`, P),
+	runs: (n) => [`gtm:GTM-H${n}X`, `gtag:G-H${n}C`, [`hotjar:${4000000 + n}`, 'analytics'], ['hjmodules', 'analytics']],
+	requests: (n) => [[`www.googletagmanager.com/gtm.js?id=GTM-H${n}X`, 1, 1],
+		[`www.googletagmanager.com/gtag/js?id=G-H${n}C`, 1, 1],
+		[`region1.google-analytics.com/g/collect?tid=G-H${n}C`, 1, 1, 'analytics'],
+		[`static.hotjar.com/c/hotjar-${4000000 + n}.js`, 1, 1, 'analytics'],
+		['script.hotjar.com/modules.ffc3ab1e47a4b0ca3c3c.js', 1, 1, 'analytics'],
+		[`in.hotjar.com/api/v2/client/sites/${4000000 + n}/visit-data`, 1, 1, 'analytics']],
+	cookies: (n) => ['_ga', `_ga_H${n}C`, `_hjSessionUser_${4000000 + n}`, `_hjSession_${4000000 + n}`], cookieCategory: 'analytics',
 };
