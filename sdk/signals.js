@@ -54,11 +54,25 @@ export function heldRules(rules, consentRules) {
   return rules.filter((r) => !google(r));
 }
 
+const isConsent = (e) => e != null && e[0] === 'consent';
+
+// A consent command, as Google's snippet's gtag() would push it.  While no
+// Google tag has read the queue (gtag.js and gtm.js replace its push), the
+// command goes ahead of the commands waiting in it (the page's own
+// gtag('config'), GTM's gtm.js event), after the consent commands there:
+// Google's tags apply commands in queue order, and a config read before
+// the default measures as if everything were granted.
 function gtag(...args) {
-  window.dataLayer = window.dataLayer || [];
+  const dl = window.dataLayer = window.dataLayer || [];
   if (typeof window.gtag !== 'function') {
     // Google's own snippet: gtag pushes its arguments object.
     window.gtag = function () { window.dataLayer.push(arguments); }; // eslint-disable-line prefer-rest-params
+  }
+  if (Array.isArray(dl) && dl.push === Array.prototype.push) {
+    let i = 0;
+    while (i < dl.length && isConsent(dl[i])) i++;
+    dl.splice(i, 0, (function () { return arguments; })(...args)); // eslint-disable-line prefer-rest-params
+    return;
   }
   window.gtag(...args);
 }

@@ -23,6 +23,11 @@
 // ignoreHTTPSErrors): real tracker hosts such as www.google-analytics.com
 // are on Chromium's HSTS preload list, so their http:// URLs become https://
 // ones on the same port before any request is made.
+//
+// startTracker({ routes }) answers from ROUTES(req, url, host) first: a
+// { type, body } it returns is sent (200, the same headers), null falls
+// through to the paths above (tests/tags/vendors.mjs serves the vendors'
+// scripts so).  The log keeps each request's Referer as ref.
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -46,12 +51,12 @@ function selfSigned() {
 	}
 }
 
-export async function startTracker({ tls = false } = {}) {
+export async function startTracker({ tls = false, routes = null } = {}) {
 	const log = [];
 	const handle = async (req, res) => {
 		const u = new URL(req.url, 'http://x');
 		const host = String(req.headers.host || '').replace(/:\d+$/, '');
-		log.push({ host, method: req.method, path: u.pathname, query: u.search, t: Date.now() });
+		log.push({ host, method: req.method, path: u.pathname, query: u.search, ref: req.headers.referer || '', t: Date.now() });
 		req.resume();
 		const cors = {
 			'Access-Control-Allow-Origin': req.headers.origin || '*',
@@ -61,7 +66,11 @@ export async function startTracker({ tls = false } = {}) {
 			'Cache-Control': 'no-store',
 		};
 		let m;
-		if ((m = /^\/t\/([\w.-]+)\.js$/.exec(u.pathname))) {
+		const own = routes && routes(req, u, host);
+		if (own) {
+			res.writeHead(200, { ...cors, 'Content-Type': own.type });
+			res.end(own.body);
+		} else if ((m = /^\/t\/([\w.-]+)\.js$/.exec(u.pathname))) {
 			const delay = Number(u.searchParams.get('delay') || 0);
 			if (delay) await sleep(delay);
 			const name = JSON.stringify(m[1]);
