@@ -216,14 +216,10 @@ function flow(name, fn) {
 		const allow = ['analytics'];
 		return decidedFlow(pageOf(VENDORS, { site: true, allow }), choose(allow));
 	});
-	// KNOWN BUG, failing on purpose until fixed (reported with issue 29):
-	// the built-in config holds googletagmanager.com until marketing only
-	// and leaves Consent Mode off, so a visitor who allows marketing but
-	// not analytics gets GA4's gtag.js (from the container or the markup)
-	// run without any consent state: its hits to google-analytics.com are
-	// stopped by their own rule, but it sets _ga and _ga_* (analytics
-	// cookies).  docs/sdk.md promises "never more tracking than allowed".
-	flow('KNOWN BUG: marketing page, marketing alone chosen in the dialog (the built-in config): Google\'s loaders and the ad pixels run once; GA4 neither sends its hit nor sets its analytics cookies', () => {
+	// The built-in config turns Consent Mode on, so that GA4 loaded by the
+	// container or gtag.js (held until marketing) knows analytics was
+	// refused: no _ga cookie, and its ping stopped by its own rule.
+	flow('marketing page, marketing alone chosen in the dialog (the built-in config, Consent Mode on): Google\'s loaders and the ad pixels run once; GA4 neither sends its hit nor sets its analytics cookies', () => {
 		const allow = ['marketing'];
 		return decidedFlow(pageOf(VENDORS, { site: true, allow }), choose(allow));
 	});
