@@ -21,12 +21,18 @@
 //   and are never replayed.
 // - Marked by the site: <script type="text/plain" data-consent="CAT">,
 //   <iframe|img data-consent="CAT" data-src="URL">.
+// - Embeds: an iframe of a known embed host (EMBEDS) whose category is not
+//   allowed, in the markup or added by code, is taken out of the page (a
+//   detached iframe loads nothing; one the parser inserted may have sent
+//   its first request) and a placeholder (view.js showEmbed) stands in its
+//   place until the category is allowed; then the same iframe goes back
+//   where the placeholder is, and loads.
 //
 // Held scripts are released once, in document order, each external one
 // after the previous has loaded, so that a library and the code that uses
 // it run in the order the page gave them.
 
-import { ruleFor } from './state.js';
+import { ruleFor, hostMatches } from './state.js';
 import { rewrite, isJs, WRITTEN_TYPE, HELD_MARK } from './write.js';
 
 const BLOCKED_TYPE = 'javascript/blocked';
@@ -38,14 +44,41 @@ let rules = null;           // null: no rule known yet (a first visit)
 let allowed = () => false;
 let passHosts = [];
 let observer = null;
+let show = () => {};
+const frames = [];          // held embeds, each detached
+const stand = new WeakMap(); // held embed -> its placeholder
 const setAttr = Element.prototype.setAttribute;
 
-// The host of a URL of the page's or null for anything not http(s).
-function hostOf(url) {
+// The known embeds: a provider's name, the hosts of its players (with a
+// path where the host serves more than embeds) and the category the
+// tracker database (common/input/trackers.tsv) gives them.  A rule of the
+// configuration for the host decides the category instead.
+const EMBEDS = 'YouTube:youtube.com youtube-nocookie.com:functional;Vimeo:vimeo.com:functional;' +
+  'Google Maps:google.com/maps maps.google.com:functional;Spotify:open.spotify.com:functional;' +
+  'X:twitter.com x.com:marketing;Instagram:instagram.com:marketing;TikTok:tiktok.com:marketing';
+
+// A URL of the page's, or null for anything not http(s).
+function parse(url) {
   try {
     const u = new URL(url, document.baseURI);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.hostname.toLowerCase() : null;
+    return /^https?:$/.test(u.protocol) ? u : null;
   } catch { return null; }
+}
+const hostOf = (url) => { const u = parse(url); return u && u.hostname.toLowerCase(); };
+
+// The embed an iframe of `url` shows: [provider, category], or null.
+function embedOf(url) {
+  const u = parse(url);
+  for (const e of u ? EMBEDS.split(';') : []) {
+    const [name, hosts, cat] = e.split(':');
+    for (const [h, dir] of hosts.split(' ').map((p) => p.split('/'))) {
+      if (hostMatches(u.hostname, h) && u.pathname.startsWith('/' + (dir || ''))) {
+        const r = rules && ruleFor(rules, u.hostname);
+        return [name, r ? r.category : cat];
+      }
+    }
+  }
+  return null;
 }
 
 // What a script from `url` may do now: {hold, cat}.  Before any rule is
@@ -87,14 +120,35 @@ function checkScript(s, url) {
   held.push(s);
 }
 
+// Look at a node and what it holds before it can run or load; returns
+// what is to stand where it goes (a held embed's placeholder).
 function checkTree(node) {
-  if (!node || node.nodeType === undefined) return;
-  if (node.nodeName === 'SCRIPT') checkScript(node);
-  else if (node.nodeName === 'IMG') checkImage(node);
-  if (node.querySelectorAll) {
-    for (const s of node.querySelectorAll('script[src]')) checkScript(s);
-    for (const i of node.querySelectorAll('img[src]')) checkImage(i);
+  if (!node || node.nodeType === undefined) return node;
+  const n = node.nodeName;
+  if (n === 'SCRIPT') checkScript(node);
+  else if (n === 'IMG') checkImage(node);
+  else if (n === 'IFRAME') return checkFrame(node);
+  if (node.querySelectorAll) for (const e of node.querySelectorAll('script[src],img[src],iframe[src]')) checkTree(e);
+  return node;
+}
+
+// An iframe of `url` (its src, or the one it is being given): held when
+// it is a known embed whose category is not allowed: out of the page, a
+// placeholder of its size in its place.  Returns what stands for it.
+function checkFrame(f, url = f.getAttribute('src')) {
+  let ph = stand.get(f);
+  const e = !ph && !done.has(f) && embedOf(url);
+  if (!e || allowed(e[1])) return ph || f;
+  ph = document.createElement('consent-embed');
+  for (const [k, d] of [['width', 300], ['height', 150]]) {
+    const v = f.getAttribute(k) || d;
+    ph.style.setProperty(k, isNaN(v) ? v : v + 'px');
   }
+  stand.set(f, ph);
+  frames.push(f);
+  if (f.parentNode) f.replaceWith(ph);
+  show(ph, f, e);
+  return ph;
 }
 
 // An <img> inserted by code with a src of a blocked host loses that src.
@@ -122,9 +176,11 @@ function install() {
   const imgSrc = (_, v) => !requestBlocked(String(v));
   patchSetter(HTMLScriptElement.prototype, 'src', scriptSrc);
   patchSetter(HTMLImageElement.prototype, 'src', imgSrc);
+  patchSetter(HTMLIFrameElement.prototype, 'src', (f, v) => checkFrame(f, String(v)));
   Element.prototype.setAttribute = function (name, value) {
     if (String(name).toLowerCase() === 'src') {
       if (this.nodeName === 'SCRIPT') scriptSrc(this, value);
+      else if (this.nodeName === 'IFRAME') checkFrame(this, String(value));
       else if (this.nodeName === 'IMG' && !imgSrc(this, value)) return undefined;
     }
     return setAttr.call(this, name, value);
@@ -134,8 +190,7 @@ function install() {
       const f = proto[n];
       if (typeof f !== 'function') continue;
       proto[n] = function (...args) {
-        for (const a of args) if (a && typeof a === 'object') checkTree(a);
-        return f.apply(this, args);
+        return f.apply(this, args.map((a) => (a && typeof a === 'object' ? checkTree(a) : a)));
       };
     }
   };
@@ -186,11 +241,11 @@ function install() {
 
 // Start holding.  opts: {pass: hosts never held before the config arrives
 // (the page's and the API's), rules: the stored rules or null,
-// allowed: (category) => boolean}.
+// allowed: (category) => boolean, show(placeholder, iframe, [provider,
+// category]): fills a held embed's placeholder once it can}.
 export function init(opts) {
   passHosts = opts.pass.map((h) => h.toLowerCase());
-  rules = opts.rules;
-  allowed = opts.allowed;
+  ({ rules, allowed, show } = opts);
   install();
 }
 
@@ -231,8 +286,20 @@ let chain = Promise.resolve();
 // Release what may now run: held scripts whose category is allowed (or,
 // once the rules are known, that no rule of a non-allowed category holds),
 // then the site's marked elements and the iframes and images write.js
-// held.  Scripts run one after another in document order.
+// held, and held embeds, each back where its placeholder is (focus on the
+// placeholder goes to it); the placeholders of the others are filled.
+// Scripts run one after another in document order.
 export function release() {
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i], ph = stand.get(f), e = embedOf(f.getAttribute('src'));
+    if (e && !allowed(e[1])) { show(ph, f, e); continue; }
+    frames.splice(i--, 1);
+    stand.delete(f);
+    done.add(f);
+    const focus = ph.shadowRoot && ph.shadowRoot.activeElement;
+    ph.replaceWith(f);
+    if (focus) f.focus();
+  }
   const ready = [];
   for (let i = 0; i < held.length; i++) {
     const s = held[i];

@@ -63,7 +63,8 @@ remember();
 let gcm = st.decided ? gcmMapping(last.gcm) : null;
 const isAllowed = (id) => st.allowed[id] === true;
 hold.init({ pass: [location.hostname, new URL(opts.api).hostname],
-  rules: st.decided && Array.isArray(last.rules) ? last.rules : null, allowed: isAllowed });
+  rules: st.decided && Array.isArray(last.rules) ? last.rules : null, allowed: isAllowed,
+  show: view.showEmbed });
 if (gcm) gcmUpdate(gcm, isAllowed);
 document.addEventListener('DOMContentLoaded', () => hold.release());
 

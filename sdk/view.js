@@ -31,6 +31,13 @@ export function position(answer) {
   return POSITIONS.includes(p) ? p : 'bottom-full';
 }
 
+// The stylesheet, one for the layers' shadow root and the placeholders'.
+let sheet = null;
+function styles() {
+  if (!sheet) { sheet = new CSSStyleSheet(); sheet.replaceSync(css); }
+  return [sheet];
+}
+
 function mount() {
   if (root) return root;
   const host = el('div', { id: 'consent-host' });
@@ -39,9 +46,7 @@ function mount() {
     host.style.setProperty(k, v, 'important');
   }
   root = host.attachShadow({ mode: 'open' });
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(css);
-  root.adoptedStyleSheets = [sheet];
+  root.adoptedStyleSheets = styles();
   document.body.prepend(host);
   return root;
 }
@@ -120,4 +125,24 @@ export function closeAll() {
   if (bannerNode) bannerNode.hidden = true;
   if (opener && opener.isConnected && !(root && root.contains(opener))) opener.focus();
   opener = null;
+}
+
+// Fill a held embed's placeholder (hold.js), once, when the texts are
+// known: what it is (the iframe's title, else its provider), who hosts it,
+// the category it needs and a button that allows that category (a
+// decision like a saved choice).  Inside its own shadow root: no style of
+// the page's reaches it, and none of it needs a style attribute.
+export function showEmbed(ph, frame, [provider, cat]) {
+  if (!st.answer || ph.shadowRoot) return;
+  const v = view(), c = st.cats.find((x) => x.id === cat);
+  const say = (k) => String((v.ui || {})[k] || '').replace('{provider}', provider).replace('{category}', c ? c.name : cat);
+  const r = ph.attachShadow({ mode: 'open' });
+  r.adoptedStyleSheets = styles();
+  r.append(el('div', { class: 'embed', lang: v.lang, dir: v.dir, 'data-theme': v.theme },
+    el('p', { class: 'title' }, frame.title || provider),
+    el('p', {}, say('embedText')),
+    c ? el('button', { type: 'button', class: 'primary' }, say('embedAllow') || String(c.name)) : null));
+  r.addEventListener('click', (ev) => {
+    if (ev.target.closest('button')) on.decide('save', 'allow_embed', { [cat]: true });
+  });
 }
