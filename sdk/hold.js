@@ -39,7 +39,7 @@ const BLOCKED_TYPE = 'javascript/blocked';
 const held = [];            // scripts held, in the order they were seen
 const origType = new WeakMap();
 const done = new WeakSet(); // released or passed: never looked at again
-const seen = new Map();     // host -> {src, category, blocked}, for inventory.js
+const seen = new Map();     // host -> the src of its first script, for inventory.js
 let rules = null;           // null: no rule known yet (a first visit)
 let allowed = () => false;
 let passHosts = [];
@@ -54,7 +54,7 @@ const setAttr = Element.prototype.setAttribute;
 // tracker database (common/input/trackers.tsv) gives them.  A rule of the
 // configuration for the host decides the category instead.
 const EMBEDS = 'YouTube:youtube.com youtube-nocookie.com:functional;Vimeo:vimeo.com:functional;' +
-  'Google Maps:google.com/maps maps.google.com:functional;Spotify:open.spotify.com:functional;' +
+  'Google Maps:google.com/maps:functional;Spotify:open.spotify.com:functional;' +
   'X:twitter.com x.com:marketing;Instagram:instagram.com:marketing;TikTok:tiktok.com:marketing';
 
 // A URL of the page's, or null for anything not http(s).
@@ -64,7 +64,7 @@ function parse(url) {
     return /^https?:$/.test(u.protocol) ? u : null;
   } catch { return null; }
 }
-const hostOf = (url) => { const u = parse(url); return u && u.hostname.toLowerCase(); };
+const hostOf = (url) => parse(url)?.hostname.toLowerCase();
 
 // The embed an iframe of `url` shows: [provider, category], or null.
 function embedOf(url) {
@@ -81,26 +81,19 @@ function embedOf(url) {
   return null;
 }
 
-// What a script from `url` may do now: {hold, cat}.  Before any rule is
-// known every host but the page's and the API's is held.
-function scriptVerdict(url) {
-  const host = hostOf(url);
-  if (!host) return { hold: false, cat: null, host };
-  const r = rules && ruleFor(rules, host);
-  if (r) return { hold: !allowed(r.category), cat: r.category, host };
-  return { hold: !rules && !passHosts.includes(host), cat: null, host };
+// Whether a script from `url` is held now: by a rule of a category not
+// allowed, or, before any rule is known, when its host is neither the
+// page's nor the API's.  ruled: by a rule only (a request made by code).
+function holds(url, ruled) {
+  const host = hostOf(url), r = host && rules && ruleFor(rules, host);
+  return r ? !allowed(r.category) : !ruled && !!host && !rules && !passHosts.includes(host);
 }
+const requestBlocked = (url) => holds(url, true);
 
-// Whether a request by code to `url` is stopped: only by a known rule.
-function requestBlocked(url) {
-  const host = hostOf(url);
-  const r = host && rules && ruleFor(rules, host);
-  return !!r && !allowed(r.category);
-}
-
-function note(host, src, cat, blocked) {
-  if (!host || passHosts.includes(host)) return;
-  seen.set(host, { src, category: cat, blocked });
+// A third-party script host seen, with a script's src, for scripts().
+function note(src) {
+  const host = hostOf(src);
+  if (host && !passHosts.includes(host) && !seen.has(host)) seen.set(host, String(src));
 }
 
 // Look at a script before it can run: hold it when its src calls for it.
@@ -108,13 +101,12 @@ function note(host, src, cat, blocked) {
 // it had.
 function checkScript(s, url) {
   if (done.has(s) || s.type === BLOCKED_TYPE) return;
-  const src = url === undefined ? s.getAttribute('src') : url;
+  const src = url ?? s.getAttribute('src');
   const type = s.getAttribute('type');
-  const written = !!type && type.startsWith(WRITTEN_TYPE);
+  const written = !!type?.startsWith(WRITTEN_TYPE);
   if (!src || !(written || isJs(type))) return;
-  const v = scriptVerdict(src);
-  note(v.host, String(src), v.cat, v.hold || written);
-  if (!v.hold && !written) return;
+  note(src);
+  if (!written && !holds(src)) return;
   origType.set(s, written ? type.slice(WRITTEN_TYPE.length) || null : type);
   s.type = BLOCKED_TYPE;
   held.push(s);
@@ -123,7 +115,7 @@ function checkScript(s, url) {
 // Look at a node and what it holds before it can run or load; returns
 // what is to stand where it goes (a held embed's placeholder).
 function checkTree(node) {
-  if (!node || node.nodeType === undefined) return node;
+  if (!node?.nodeType) return node;
   const n = node.nodeName;
   if (n === 'SCRIPT') checkScript(node);
   else if (n === 'IMG') checkImage(node);
@@ -159,7 +151,7 @@ function checkImage(img) {
 
 function patchSetter(proto, prop, check) {
   const d = Object.getOwnPropertyDescriptor(proto, prop);
-  if (!d || !d.set) return;
+  if (!d?.set) return;
   Object.defineProperty(proto, prop, {
     ...d,
     set(v) { if (check(this, v)) d.set.call(this, v); },
@@ -171,18 +163,20 @@ function changed(list) {
   for (const m of list) for (const n of m.addedNodes) checkTree(n);
 }
 
+// A src that code gives an element, looked at as its kind calls for;
+// false when it is not to be set (an image's of a blocked host).
+function checkSrc(e, v) {
+  const n = e.nodeName;
+  v = String(v);
+  if (n === 'SCRIPT') checkScript(e, v);
+  else if (n === 'IFRAME') checkFrame(e, v);
+  return n !== 'IMG' || !requestBlocked(v);
+}
+
 function install() {
-  const scriptSrc = (s, v) => { checkScript(s, String(v)); return true; };
-  const imgSrc = (_, v) => !requestBlocked(String(v));
-  patchSetter(HTMLScriptElement.prototype, 'src', scriptSrc);
-  patchSetter(HTMLImageElement.prototype, 'src', imgSrc);
-  patchSetter(HTMLIFrameElement.prototype, 'src', (f, v) => checkFrame(f, String(v)));
+  for (const E of [HTMLScriptElement, HTMLImageElement, HTMLIFrameElement]) patchSetter(E.prototype, 'src', checkSrc);
   Element.prototype.setAttribute = function (name, value) {
-    if (String(name).toLowerCase() === 'src') {
-      if (this.nodeName === 'SCRIPT') scriptSrc(this, value);
-      else if (this.nodeName === 'IFRAME') checkFrame(this, String(value));
-      else if (this.nodeName === 'IMG' && !imgSrc(this, value)) return undefined;
-    }
+    if (String(name).toLowerCase() === 'src' && !checkSrc(this, value)) return undefined;
     return setAttr.call(this, name, value);
   };
   const wrap = (proto, names) => {
@@ -195,9 +189,9 @@ function install() {
     }
   };
   wrap(Node.prototype, ['appendChild', 'insertBefore', 'replaceChild']);
+  // (A fragment's or the document's own append holds nothing that runs:
+  // the fragment's scripts are looked at when it is inserted.)
   wrap(Element.prototype, ['append', 'prepend', 'before', 'after', 'replaceWith', 'insertAdjacentElement']);
-  wrap(Document.prototype, ['append', 'prepend']);
-  wrap(DocumentFragment.prototype, ['append', 'prepend']);
 
   const f = window.fetch;
   window.fetch = function (input, init) {
@@ -207,9 +201,9 @@ function install() {
   };
   const X = XMLHttpRequest.prototype, open = X.open, send = X.send;
   const xurl = new WeakMap();
-  X.open = function (method, url, ...rest) { xurl.set(this, String(url)); return open.call(this, method, url, ...rest); };
+  X.open = function (method, url) { xurl.set(this, String(url)); return open.apply(this, arguments); }; // eslint-disable-line prefer-rest-params
   X.send = function (body) {
-    if (!requestBlocked(xurl.get(this) || '')) return send.call(this, body);
+    if (!requestBlocked(xurl.get(this))) return send.call(this, body);
     setTimeout(() => { for (const e of ['error', 'loadend']) this.dispatchEvent(new ProgressEvent(e)); });
     return undefined;
   };
@@ -225,7 +219,7 @@ function install() {
     // Types refuses: then nothing of it is written, nothing runs.
     Document.prototype[n] = function (...args) {
       const html = args.join('');
-      const out = rewrite(html, (url) => scriptVerdict(url).hold);
+      const out = rewrite(html, (url) => holds(url));
       if (out === html) return f.apply(this, args);
       f.call(this, out);
       // The written scripts are in the document now: held before anything
@@ -273,8 +267,7 @@ function run(old, type) {
     if (!old.isConnected) { resolve(); return; }
     if (src) {
       s.async = false;
-      s.addEventListener('load', () => resolve(), { once: true });
-      s.addEventListener('error', () => resolve(), { once: true });
+      for (const e of ['load', 'error']) s.addEventListener(e, () => resolve(), { once: true });
     } else setTimeout(resolve);
     if (marked) old.replaceWith(s);
     else { s.removeAttribute('src'); setAttr.call(s, 'src', src); }
@@ -296,27 +289,25 @@ export function release() {
     frames.splice(i--, 1);
     stand.delete(f);
     done.add(f);
-    const focus = ph.shadowRoot && ph.shadowRoot.activeElement;
+    const focus = ph.shadowRoot?.activeElement;
     ph.replaceWith(f);
     if (focus) f.focus();
   }
   const ready = [];
   for (let i = 0; i < held.length; i++) {
     const s = held[i];
-    const v = scriptVerdict(s.getAttribute('src'));
-    if (v.hold) continue;
+    if (holds(s.getAttribute('src'))) continue;
     held.splice(i--, 1);
-    note(v.host, s.getAttribute('src'), v.cat, false);
     ready.push([s, origType.get(s)]);
   }
   for (const e of document.querySelectorAll(`[data-consent],[${HELD_MARK}]`)) {
     const cat = e.getAttribute('data-consent');
-    if (done.has(e) || (cat !== null ? !allowed(cat) : scriptVerdict(e.getAttribute('data-src')).hold)) continue;
+    if (done.has(e) || (cat !== null ? !allowed(cat) : holds(e.getAttribute('data-src')))) continue;
     done.add(e);
     if (e.nodeName === 'SCRIPT') ready.push([e, e.getAttribute('data-type') || null]);
     else if (e.hasAttribute('data-src')) e.setAttribute('src', e.getAttribute('data-src'));
   }
-  ready.sort(([a], [b]) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  ready.sort(([a], [b]) => (a.compareDocumentPosition(b) & 4 ? -1 : 1 /* b follows a */));
   for (const [old, type] of ready) {
     done.add(old);
     chain = chain.then(() => run(old, type));
@@ -327,14 +318,11 @@ export function release() {
 // with the category of the rule that matches it now (or null) and whether
 // a script of it is still held.
 export function scripts() {
-  for (const s of document.scripts) {
-    const src = s.getAttribute('src');
-    const host = src && hostOf(src);
-    if (host && !seen.has(host)) note(host, s.src, null, s.type === BLOCKED_TYPE);
-  }
+  for (const s of document.scripts) if (s.getAttribute('src')) note(s.src);
   const still = new Set(held.map((s) => hostOf(s.getAttribute('src'))));
-  return [...seen].filter(([h]) => h !== location.hostname.toLowerCase()).map(([domain, r]) => {
+  // (note() keeps out the page's host and the API's.)
+  return [...seen].map(([domain, src]) => {
     const rule = rules && ruleFor(rules, domain);
-    return { domain, src: r.src, category: rule ? rule.category : null, blocked: still.has(domain) };
+    return { domain, src, category: rule ? rule.category : null, blocked: still.has(domain) };
   });
 }
