@@ -21,11 +21,11 @@ export function buildPrefs(view, allowed, on) {
           checked: !!allowed[c.id] /* a new switch's state */, disabled: !sw, 'aria-describedby': id + '-desc' })),
       el('p', { id: id + '-desc' }, String(c.description || '')));
   });
-  const title = typeof ui.preferencesTitle === 'string' ? ui.preferencesTitle : t.customizeText;
+  const title = ui.preferencesTitle || t.customizeText;
   const box = el('div', { ...layerAttrs(view, 'consent-prefs', 'consent-prefs-title'),
     'aria-modal': 'true', class: 'layer prefs' },
     el('h2', { id: 'consent-prefs-title' }, title),
-    typeof ui.preferencesDescription === 'string' ? el('p', {}, ui.preferencesDescription) : null,
+    ui.preferencesDescription && el('p', {}, ui.preferencesDescription),
     el('div', { class: 'cats' }, ...rows),
     el('div', { class: 'actions' },
       el('button', { type: 'button', 'data-action': 'save', class: 'primary' }, t.savePreferencesText),

@@ -50,7 +50,7 @@ export function rewrite(html, held) {
   let out = '', at = 0, m, lower;
   TAG.lastIndex = 0;
   while ((m = TAG.exec(html))) {
-    const name = m[1] && m[1].toLowerCase();
+    const name = m[1]?.toLowerCase();
     if (!name) continue;
     const end = TAG.lastIndex;
     if (name === 'script' || name === 'iframe' || name === 'img') {
