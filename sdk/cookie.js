@@ -8,17 +8,13 @@ import { parseRecord, DAY_MS } from './state.js';
 export const COOKIE = 'consent_choice';
 const PREFIX = 'consent.';
 
-// The stored decision, parsed, or null.
+// The stored decision, parsed, or null: of two cookies of the name (the
+// site's domain and a parent's), the last (the greedy prefix skips to it).
 export function readDecision() {
-  let raw = null;
   try {
-    for (const part of document.cookie.split(';')) {
-      const eq = part.indexOf('=');
-      if (part.slice(0, eq).trim() === COOKIE) raw = part.slice(eq + 1).trim();
-    }
+    const m = /^(?:.*;)?\s*consent_choice\s*=([^;]*)/.exec(document.cookie);
+    return m && parseRecord(decodeURIComponent(m[1].trim()));
   } catch { return null; }
-  if (!raw) return null;
-  try { return parseRecord(decodeURIComponent(raw)); } catch { return null; }
 }
 
 // Store a decision record until rec.ts + rec.days days (its own time, not

@@ -15,7 +15,9 @@
 //   scripts, iframes and images holding calls for (as for a script) are
 //   rebuilt before the markup reaches the parser (write.js); the scripts
 //   come back to checkScript marked WRITTEN_TYPE and are held like the
-//   others, the iframes and images wait in release() like marked ones.
+//   others, the iframes and images wait in release() like marked ones;
+//   an embed's iframe is written as it is and goes behind its placeholder
+//   before write() returns.
 // - Requests made by code (fetch, XMLHttpRequest, sendBeacon, an image's
 //   src) to a host a rule of a non-allowed category matches fail at once,
 //   and are never replayed.
@@ -217,13 +219,14 @@ function install() {
     // Markup that needs no change is passed as given (a TrustedHTML stays
     // one); rewritten markup is a string, which a page enforcing Trusted
     // Types refuses: then nothing of it is written, nothing runs.
+    // An embed's iframe is written as it is: it leaves the page for its
+    // placeholder (checkFrame) before write() returns.
     Document.prototype[n] = function (...args) {
       const html = args.join('');
-      const out = rewrite(html, (url) => holds(url));
-      if (out === html) return f.apply(this, args);
-      f.call(this, out);
-      // The written scripts are in the document now: held before anything
-      // can release them.
+      const out = rewrite(html, (url, tag) => holds(url) && !(tag === 'iframe' && embedOf(url)));
+      if (out === html) f.apply(this, args); else f.call(this, out);
+      // What was written is in the document now: held before anything
+      // can release it.
       changed(observer.takeRecords());
       return undefined;
     };

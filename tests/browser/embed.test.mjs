@@ -218,6 +218,27 @@ for (const theme of ['light', 'dark']) {
 	});
 }
 
+test('an embed written by document.write stands behind its placeholder in place, requested not at all; "Accept all" loads it there once', async () => {
+	const n = [`w${++seq}-yt`, `w${seq}-vimeo`];
+	const page = await page0();
+	await h.visit(page, srv.page({ body: `<script>document.write('<p id="${n[0]}-before"></p><iframe id="${n[0]}" width="560" height="315" src="${embedUrl(YT, n[0])}" title="YouTube video player"></iframe><p id="${n[0]}-after"></p>');</script>
+<script>document.writeln('<p id="${n[1]}-before"></p><iframe id="${n[1]}" width="640" height="360" src="${embedUrl(VIMEO, n[1])}"></iframe><p id="${n[1]}-after"></p>');</script>` }));
+	await h.banner(page).waitFor({ state: 'visible' });
+	await h.sleep(QUIET);
+	const yt = await placeholder(page, n[0]), vimeo = await placeholder(page, n[1]);
+	assert.deepEqual([yt.tag, yt.width, yt.height, yt.texts[0]], ['consent-embed', 560, 315, 'YouTube video player']);
+	assert.deepEqual([vimeo.tag, vimeo.width, vimeo.height, vimeo.texts[0]], ['consent-embed', 640, 360, 'Vimeo']);
+	assert.deepEqual(n.map(hits), [[0, 0, 0], [0, 0, 0]], 'nothing of either requested, not even the document');
+	await h.button(page, 'Accept all').click();
+	await page.waitForFunction(() => Consent.get().decided);
+	for (const x of n) {
+		assert.deepEqual(await waitHits(x, [1, 1, 1]), [1, 1, 1], `${x}: loaded once`);
+		assert.equal(await inPlace(page, x), true, `${x}: in place`);
+	}
+	assert.deepEqual(page.errors, []);
+	await page.context().close();
+});
+
 // Every known embed host, each as its vendor's code gives it: in the
 // markup, and the same added by code in the ways pages do (createElement
 // and appendChild, src set after insertion, setAttribute, a container
