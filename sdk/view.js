@@ -1,5 +1,6 @@
 // view.js: the banner and the preferences dialog on the page (SDK.md 4):
-// the shadow root they live in, which layer shows, and where focus goes.
+// the shadow root they live in, which layer shows, and where focus goes;
+// and what a held embed's placeholder says (hold.js puts it in place).
 // What they say comes from the state index.js keeps; what a button does is
 // index.js's decide().
 
@@ -9,7 +10,6 @@ import { buildBanner } from './banner.js';
 import { buildPrefs } from './dialog.js';
 // style.css minified: the build resolves this name to build/sdk/style.min.css.
 import css from 'consent-style.css';
-
 
 // st: index.js's state (read; bannerAt and prefsOpened written here);
 // on: {decide(how, interaction, choice), impression()}; api: data-api.
