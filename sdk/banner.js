@@ -25,7 +25,7 @@ export function buildBanner(view, on) {
     : [el('button', { type: 'button', 'data-action': 'accept', class: 'primary' }, t.acceptAllText),
        el('button', { type: 'button', 'data-action': 'reject', class: 'primary' }, t.rejectAllText)];
   const box = el('div', { ...layerAttrs(view, 'consent-banner', 'consent-banner-title'),
-    'aria-modal': modal ? 'true' : 'false', 'aria-describedby': 'consent-banner-desc', class: 'layer banner' },
+    'aria-modal': String(modal), 'aria-describedby': 'consent-banner-desc', class: 'layer banner' },
     el('h2', { id: 'consent-banner-title' }, t.title),
     el('p', { id: 'consent-banner-desc' }, t.description),
     el('div', { class: 'actions' }, ...buttons),

@@ -12,21 +12,18 @@ async function get(url) {
   let body = null;
   try { body = await res.json(); } catch { /* not JSON */ }
   if (res.status !== 200) {
-    const msg = body && typeof body.error === 'string' ? body.error : '';
-    return { error: msg ? msg.slice(0, 100) : 'http ' + res.status };
+    const msg = body?.error;
+    return { error: typeof msg === 'string' && msg ? msg.slice(0, 100) : 'http ' + res.status };
   }
-  if (body && body.disabled === true) return { answer: body };
-  if (!body || typeof body.config !== 'object' || !Array.isArray(body.sdkCategories)) {
-    return { error: 'invalid answer' };
-  }
-  return { answer: body };
+  return body?.disabled === true || (typeof body?.config === 'object' && Array.isArray(body.sdkCategories))
+    ? { answer: body } : { error: 'invalid answer' };
 }
 
 // opts: {api, key, configUrl, lang, region}
 export async function fetchConfig(opts) {
   if (opts.configUrl) {
     const first = await get(opts.configUrl);
-    if (first.answer && first.answer.config) return first;
+    if (first.answer?.config) return first;
   }
   const q = new URLSearchParams({ site_key: opts.key });
   if (opts.lang) q.set('lang', opts.lang);

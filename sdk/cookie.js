@@ -8,17 +8,13 @@ import { parseRecord, DAY_MS } from './state.js';
 export const COOKIE = 'consent_choice';
 const PREFIX = 'consent.';
 
-// The stored decision, parsed, or null.
+// The stored decision, parsed, or null: of two cookies of the name (the
+// site's domain and a parent's), the last (the greedy prefix skips to it).
 export function readDecision() {
-  let raw = null;
   try {
-    for (const part of document.cookie.split(';')) {
-      const eq = part.indexOf('=');
-      if (part.slice(0, eq).trim() === COOKIE) raw = part.slice(eq + 1).trim();
-    }
+    const m = /^(?:.*;)?\s*consent_choice\s*=([^;]*)/.exec(document.cookie);
+    return m && parseRecord(decodeURIComponent(m[1].trim()));
   } catch { return null; }
-  if (!raw) return null;
-  try { return parseRecord(decodeURIComponent(raw)); } catch { return null; }
 }
 
 // Store a decision record until rec.ts + rec.days days (its own time, not
@@ -36,7 +32,7 @@ export function writeDecision(rec, domain) {
 export function load(key) {
   try {
     const v = localStorage.getItem(PREFIX + key);
-    return v === null ? null : JSON.parse(v);
+    return JSON.parse(v);
   } catch { return null; }
 }
 
@@ -50,19 +46,15 @@ function uuid4() {
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6] & 0x0f) | 0x40;
   b[8] = (b[8] & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return [...b].map((x) => (x | 256).toString(16).slice(1)).join('')
+    .replace(/(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 }
 
 // The browser's anonymous id (a random UUID made once), kept with the
 // decision and in localStorage for the entries sent before one exists.
 export function anonId(stored) {
-  let id = (stored && stored.id) || load('id');
-  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) {
-    id = uuid4();
-    save('id', id);
-  } else if (load('id') !== id) {
-    save('id', id);
-  }
+  let id = stored?.id || load('id');
+  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) id = uuid4();
+  save('id', id);
   return id;
 }

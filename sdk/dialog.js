@@ -18,20 +18,18 @@ export function buildPrefs(view, allowed, on) {
         el('label', { for: id, id: id + '-name' }, String(c.name)),
         c.consentModel === 'exempt' ? el('span', { class: 'badge' }, String(ui.required || '')) : null,
         el('input', { type: 'checkbox', role: 'switch', id, 'data-category': c.id,
-          checked: !!allowed[c.id], disabled: !sw, 'aria-describedby': id + '-desc' })),
+          checked: !!allowed[c.id] /* a new switch's state */, disabled: !sw, 'aria-describedby': id + '-desc' })),
       el('p', { id: id + '-desc' }, String(c.description || '')));
   });
-  const title = typeof ui.preferencesTitle === 'string' ? ui.preferencesTitle : t.customizeText;
+  const title = ui.preferencesTitle || t.customizeText;
   const box = el('div', { ...layerAttrs(view, 'consent-prefs', 'consent-prefs-title'),
     'aria-modal': 'true', class: 'layer prefs' },
     el('h2', { id: 'consent-prefs-title' }, title),
-    typeof ui.preferencesDescription === 'string' ? el('p', {}, ui.preferencesDescription) : null,
+    ui.preferencesDescription && el('p', {}, ui.preferencesDescription),
     el('div', { class: 'cats' }, ...rows),
     el('div', { class: 'actions' },
       el('button', { type: 'button', 'data-action': 'save', class: 'primary' }, t.savePreferencesText),
       el('button', { type: 'button', 'data-action': 'close', class: 'secondary' }, t.closeText)));
-  // A checkbox's checked attribute is only its default: set the property.
-  for (const input of box.querySelectorAll('input')) input.checked = !!allowed[input.dataset.category];
   box.addEventListener('click', (ev) => {
     const b = ev.target.closest('button[data-action]');
     if (!b) return;

@@ -5,11 +5,11 @@
 export function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === false || v === null || v === undefined) continue;
+    if (v === false || v == null) continue;
     e.setAttribute(k, v === true ? '' : String(v));
   }
   for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
+    if (c == null || c === false) continue;
     e.append(typeof c === 'string' ? document.createTextNode(c) : c);
   }
   return e;
@@ -27,21 +27,15 @@ export function trapFocus(box, onEscape) {
   const key = (ev) => {
     if (ev.key === 'Escape') { ev.preventDefault(); onEscape(); return; }
     if (ev.key !== 'Tab') return;
-    const list = focusables(box);
-    if (!list.length) return;
-    const root = box.getRootNode();
-    const active = root.activeElement;
-    const i = list.indexOf(active);
-    let next = null;
-    if (ev.shiftKey && (i <= 0)) next = list[list.length - 1];
-    else if (!ev.shiftKey && (i === -1 || i === list.length - 1)) next = list[0];
+    const list = focusables(box), n = list.length, i = list.indexOf(box.getRootNode().activeElement);
+    const next = ev.shiftKey ? i <= 0 && list[n - 1] : (i < 0 || i === n - 1) && list[0];
     if (next) { ev.preventDefault(); next.focus(); }
   };
   // Focus that leaves the layer (a click on the page behind, a screen
   // reader's jump) is brought back to its first control.
   const host = box.getRootNode().host;
   const back = (ev) => {
-    if (ev.target !== host) { const f = focusables(box)[0]; if (f) f.focus(); }
+    if (ev.target !== host) focusables(box)[0]?.focus();
   };
   box.addEventListener('keydown', key);
   document.addEventListener('focusin', back);

@@ -2,12 +2,12 @@
 // categories, and what the SDK knows of the configuration, the banner and
 // the page.  Pure: the caller gives the browser's side in `env`.
 
-const MODELS = ['opt_in', 'opt_out', 'notice', 'notice_required', 'notice_only'];
+import { isNotice, isSwitchable } from './state.js';
 
 // The consent model of the resolved region, when it is a known one.
 function regionModel(a) {
-  const r = (a.config.regions || []).find((x) => x && x.id === a.resolvedRegion);
-  return r && MODELS.includes(r.consentModel) ? r.consentModel : undefined;
+  const r = (a.config.regions || []).find((x) => x?.id === a.resolvedRegion);
+  return r && (isNotice(r.consentModel) || isSwitchable(r.consentModel)) ? r.consentModel : undefined;
 }
 
 // st: index.js's state (answer, allowed, prefsOpened, bannerAt);

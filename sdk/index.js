@@ -20,8 +20,8 @@ const t0 = performance.now();
 
 // --- the script tag (SDK.md 1) ---------------------------------------------
 const tag = document.currentScript;
-const attr = (n) => (tag && tag.getAttribute('data-' + n)) || '';
-const src = new URL((tag && tag.src) || location.href, location.href);
+const attr = (n) => tag?.getAttribute('data-' + n) || '';
+const src = new URL(tag?.src || location.href, location.href);
 const opts = {
   key: attr('site-key'),
   api: (attr('api') || src.origin).replace(/\/+$/, ''),
@@ -63,7 +63,8 @@ remember();
 let gcm = st.decided ? gcmMapping(last.gcm) : null;
 const isAllowed = (id) => st.allowed[id] === true;
 hold.init({ pass: [location.hostname, new URL(opts.api).hostname],
-  rules: st.decided && Array.isArray(last.rules) ? last.rules : null, allowed: isAllowed });
+  rules: st.decided && Array.isArray(last.rules) ? last.rules : null, allowed: isAllowed,
+  show: view.showEmbed });
 if (gcm) gcmUpdate(gcm, isAllowed);
 document.addEventListener('DOMContentLoaded', () => hold.release());
 
@@ -96,7 +97,7 @@ async function start() {
   if (!a || a.disabled) {
     // No configuration: a stored decision in its own expiry keeps applying
     // (set above); without one nothing optional is allowed, not even exempt.
-    st.disabled = !!(a && a.disabled);
+    st.disabled = !!a?.disabled;
     st.error = st.disabled ? null : got.error;
     if (!st.decided) { st.allowed = {}; st.cats = []; }
   } else {
@@ -149,9 +150,8 @@ function send(type, extra) {
 async function decide(how, interaction, choice) {
   await ready;
   if (!st.answer) throw new Error('consent: no configuration to decide on');
-  const now = Date.now();
   const cats = S.decide(st.cats, st.allowed, how, choice, st.gpc);
-  const rec = S.record(cookie.anonId(st.stored), now, S.expiryDays(st.answer.config),
+  const rec = S.record(cookie.anonId(st.stored), Date.now(), S.expiryDays(st.answer.config),
     st.answer.version, cats);
   const type = st.stored ? 'update' : 'initial';
   cookie.writeDecision(rec, opts.cookieDomain);
@@ -174,7 +174,7 @@ async function decide(how, interaction, choice) {
 
 // --- the layers (SDK.md 4): view.js; a data-consent-open click opens the dialog
 document.addEventListener('click', (ev) => {
-  const t = ev.target.closest && ev.target.closest('[data-consent-open]');
+  const t = ev.target.closest?.('[data-consent-open]');
   if (!t) return;
   ev.preventDefault();
   ready.then(() => view.showPreferences(t));
@@ -184,7 +184,7 @@ document.addEventListener('click', (ev) => {
 window.Consent = {
   ready,
   get: state,
-  allowed: (id) => st.allowed[id] === true,
+  allowed: isAllowed,
   acceptAll: () => decide('accept', 'api'),
   rejectAll: () => decide('reject', 'api'),
   save: (choice) => decide('save', 'api', choice || {}),

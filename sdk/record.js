@@ -19,7 +19,8 @@ export function post(url, body) {
   return p;
 }
 
-const beacon = (url, data) => navigator.sendBeacon(url, new Blob([data], { type: 'text/plain' }));
+// A string is sent as text/plain;charset=UTF-8: a simple request too.
+const beacon = (url, data) => navigator.sendBeacon(url, data);
 
 async function send(url, data) {
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -47,11 +47,7 @@ const GOOGLE_TAG_HOSTS = ['googletagmanager.com', 'google-analytics.com', 'analy
 export function heldRules(rules, consentRules) {
   if (!Array.isArray(rules)) return [];
   if (consentRules.googleConsentModeAdvanced !== true) return rules;
-  const google = (r) => {
-    const p = r && typeof r.pattern === 'string' ? r.pattern.replace(/^\*\./, '') : '';
-    return GOOGLE_TAG_HOSTS.some((h) => hostMatches(p, h));
-  };
-  return rules.filter((r) => !google(r));
+  return rules.filter((r) => !GOOGLE_TAG_HOSTS.some((h) => hostMatches(String(r?.pattern).replace(/^\*\./, ''), h)));
 }
 
 const isConsent = (e) => e != null && e[0] === 'consent';
@@ -63,7 +59,7 @@ const isConsent = (e) => e != null && e[0] === 'consent';
 // Google's tags apply commands in queue order, and a config read before
 // the default measures as if everything were granted.
 function gtag(...args) {
-  const dl = window.dataLayer = window.dataLayer || [];
+  const dl = window.dataLayer ||= [];
   if (typeof window.gtag !== 'function') {
     // Google's own snippet: gtag pushes its arguments object.
     window.gtag = function () { window.dataLayer.push(arguments); }; // eslint-disable-line prefer-rest-params

@@ -22,31 +22,21 @@ export function bannerKind(cats) {
 
 // Whether a category is allowed before any decision, per SDK.md 3; gpc is
 // true when Global Privacy Control applies (SDK.md 7).
-export function allowedBefore(model, gpc) {
-  switch (model) {
-    case 'exempt':
-    case 'notice':
-    case 'notice_only':
-      return true;
-    case 'opt_out':
-      return !gpc;
-    default: // opt_in, notice_required and anything unknown
-      return false;
-  }
-}
+// (opt_in, notice_required and anything unknown: false).
+export const allowedBefore = (model, gpc) =>
+  ['exempt', 'notice', 'notice_only'].includes(model) || (model === 'opt_out' && !gpc);
 
 // The expiry in days a config asks for: consentRules.expiryDays when it is
 // a positive integer, else 365.
 export function expiryDays(config) {
-  const d = config && config.consentRules && config.consentRules.expiryDays;
+  const d = config?.consentRules?.expiryDays;
   return Number.isInteger(d) && d > 0 ? d : DEFAULT_EXPIRY_DAYS;
 }
 
 // Whether GPC applies: the browser sends it and the config does not turn
 // honouring it off (SDK.md 7).
 export function gpcApplies(signal, config) {
-  const rules = config && config.consentRules;
-  return signal === true && !(rules && rules.honorGpc === false);
+  return signal === true && config?.consentRules?.honorGpc !== false;
 }
 
 // A stored decision is valid while younger than `days` (the current
@@ -54,12 +44,9 @@ export function gpcApplies(signal, config) {
 // and while it names every non-exempt category of `cats`.  `cats` null
 // means the categories are unknown (no config): only the age counts.
 export function decisionValid(stored, cats, now, days) {
-  if (!stored || typeof stored.ts !== 'number' || !stored.cats) return false;
-  const age = now - stored.ts;
-  if (age < 0 || age >= days * DAY_MS) return false;
-  if (!cats) return true;
-  return cats.every((c) => c.consentModel === 'exempt' ||
-    typeof stored.cats[c.id] === 'boolean');
+  const age = now - stored?.ts;
+  return typeof stored?.ts === 'number' && !!stored.cats && age >= 0 && age < days * DAY_MS &&
+    (!cats || cats.every((c) => c.consentModel === 'exempt' || typeof stored.cats[c.id] === 'boolean'));
 }
 
 // The allowed state of every category: from a valid decision where there is
@@ -69,11 +56,9 @@ export function decisionValid(stored, cats, now, days) {
 export function currentCategories(cats, stored, gpc) {
   const out = {};
   for (const c of cats) {
-    const m = c.consentModel;
-    if (m === 'exempt' || m === 'notice' || m === 'notice_only') out[c.id] = true;
-    else if (m === 'notice_required') out[c.id] = !!stored;
-    else if (stored && typeof stored.cats[c.id] === 'boolean') out[c.id] = stored.cats[c.id];
-    else out[c.id] = allowedBefore(m, gpc);
+    const m = c.consentModel, s = stored?.cats[c.id];
+    out[c.id] = allowedBefore(m, true) || (m === 'notice_required' ? !!stored
+      : typeof s === 'boolean' ? s : allowedBefore(m, gpc));
   }
   return out;
 }
@@ -121,10 +106,9 @@ export function record(id, now, days, version, allowed) {
 export function parseRecord(text) {
   let o;
   try { o = JSON.parse(text); } catch { return null; }
-  if (!o || o.v !== 1 || typeof o.id !== 'string' || typeof o.ts !== 'number' ||
-      !Number.isInteger(o.days) || o.days <= 0 || !o.cats || typeof o.cats !== 'object') return null;
-  for (const k of Object.keys(o.cats)) if (typeof o.cats[k] !== 'boolean') return null;
-  return o;
+  return o && o.v === 1 && typeof o.id === 'string' && typeof o.ts === 'number' && o.days > 0 &&
+    Number.isInteger(o.days) && o.cats && typeof o.cats === 'object' &&
+    Object.values(o.cats).every((b) => typeof b === 'boolean') ? o : null;
 }
 
 // The UTC calendar month of a time, 'YYYY-MM', and the UTC day 'YYYY-MM-DD'.
@@ -134,12 +118,8 @@ export const utcDay = (ms) => new Date(ms).toISOString().slice(0, 10);
 // Whether a host matches a rule pattern (SDK.md 5): equal to the pattern or
 // ending with '.' + pattern; a leading '*.' of the pattern is ignored.
 export function hostMatches(host, pattern) {
-  if (typeof pattern !== 'string' || !host) return false;
-  let p = pattern.toLowerCase();
-  if (p.startsWith('*.')) p = p.slice(2);
-  if (!p) return false;
-  const h = host.toLowerCase();
-  return h === p || h.endsWith('.' + p);
+  const p = typeof pattern === 'string' && pattern.toLowerCase().replace(/^\*\./, ''), h = host?.toLowerCase();
+  return !!p && !!h && (h === p || h.endsWith('.' + p));
 }
 
 // The first rule of `rules` that matches `host`, or null.

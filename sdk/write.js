@@ -30,7 +30,7 @@ const text = (v) => v.replace(/^(["'])(.*)\1$/s, '$2')
 
 // The start tag <NAME RAW> rebuilt when holding calls for it, else null:
 // the attributes kept as written, the new ones after them.
-// held(url): whether holding calls for a tag of that src.
+// held(url, name): whether holding calls for a tag NAME of that src.
 function rebuild(name, raw, held) {
   const list = [...raw.matchAll(ATTR)].map((m) => [m[1].toLowerCase(), m[2], m[0]]);
   const find = (n) => list.find(([k]) => k === n);
@@ -38,7 +38,7 @@ function rebuild(name, raw, held) {
   const keep = (drop) => list.filter(([k]) => !drop.includes(k)).map((a) => ' ' + a[2]).join('');
   const src = value('src');
   const type = value('type');
-  if (!src || (name === 'script' && !isJs(type)) || !held(src)) return null;
+  if (!src || (name === 'script' && !isJs(type)) || !held(src, name)) return null;
   if (name === 'script') return `<script${keep(['type'])} type="${WRITTEN_TYPE}${(type || '').replace(/"/g, '')}">`;
   const v = find('src')[1];
   return `<${name}${keep(['src', 'data-src'])} ${HELD_MARK} data-src=${/^["']/.test(v) ? v : '"' + v + '"'}>`;
@@ -50,7 +50,7 @@ export function rewrite(html, held) {
   let out = '', at = 0, m, lower;
   TAG.lastIndex = 0;
   while ((m = TAG.exec(html))) {
-    const name = m[1] && m[1].toLowerCase();
+    const name = m[1]?.toLowerCase();
     if (!name) continue;
     const end = TAG.lastIndex;
     if (name === 'script' || name === 'iframe' || name === 'img') {

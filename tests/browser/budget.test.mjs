@@ -29,7 +29,7 @@ test('the built file is one minified script carrying the project\'s VERSION', ()
 	assert.ok(js.includes(JSON.stringify(h.VERSION)), `"${h.VERSION}" is in the build`);
 	assert.ok(!/\n\s{2,}(const|let|function|if|return)\b/.test(js), 'minified: no indented source lines');
 	assert.doesNotMatch(js, /\bimport\s*[({'"]|\brequire\(/, 'one bundle, nothing loaded at run time');
-	assert.match(js, /\.layer\{--bg:/, 'the stylesheet bundled minified (build/sdk/style.min.css)');
+	assert.match(js, /\[data-theme\]\{--bg:/, 'the stylesheet bundled minified (build/sdk/style.min.css)');
 	assert.ok(!js.includes('style.css:'), 'without its comments');
 });
 

@@ -15,7 +15,10 @@
 //   /px/NAME.gif      a 1x1 GIF pixel.
 //   /b/NAME           a fetch/XHR/beacon target (any method, CORS open,
 //                     preflight answered): 204.
-//   /f/NAME.html      an iframe document.
+//   /f/NAME.html      an iframe document (under any path: /maps/embed/f/
+//                     for a Google Maps embed); ?embed=1 makes it an embed's
+//                     player: it loads /t/NAME-player.js and the image
+//                     /px/NAME-thumb.gif from its own host.
 // Everything is sent with Cache-Control: no-store, so each use is a request.
 //
 // startTracker({ tls: true }) also speaks TLS on the same port (a
@@ -89,9 +92,11 @@ export async function startTracker({ tls = false, routes = null } = {}) {
 		} else if (/^\/b\//.test(u.pathname)) {
 			res.writeHead(204, cors);
 			res.end();
-		} else if (/^\/f\//.test(u.pathname)) {
+		} else if (/\/f\/[^/]+\.html$/.test(u.pathname)) {
 			res.writeHead(200, { ...cors, 'Content-Type': 'text/html' });
-			res.end('<!doctype html><title>frame</title><p>third-party frame</p>');
+			const name = u.pathname.replace(/^.*\/|\.html$/g, '');
+			res.end('<!doctype html><title>frame</title><p>third-party frame</p>' + (u.searchParams.get('embed')
+				? `<script src="/t/${name}-player.js"></script><img alt="" src="/px/${name}-thumb.gif">` : ''));
 		} else {
 			res.writeHead(404, cors);
 			res.end();
