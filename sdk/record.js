@@ -13,18 +13,16 @@ if (typeof addEventListener === 'function') addEventListener('pagehide', () => {
 let queue = Promise.resolve();
 export function post(url, body) {
   const data = JSON.stringify(body);
-  if (unloading && navigator.sendBeacon) return Promise.resolve(beacon(url, data));
+  if (unloading && navigator.sendBeacon) return send(url, data);
   const p = queue.then(() => send(url, data));
   queue = p.catch(() => {});
   return p;
 }
 
-// A string is sent as text/plain;charset=UTF-8: a simple request too.
-const beacon = (url, data) => navigator.sendBeacon(url, data);
-
 async function send(url, data) {
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (unloading && navigator.sendBeacon) return beacon(url, data);
+    // A string is sent as text/plain;charset=UTF-8: a simple request too.
+    if (unloading && navigator.sendBeacon) return navigator.sendBeacon(url, data);
     try {
       const res = await fetch(url, {
         method: 'POST', body: data, keepalive: true, credentials: 'omit',

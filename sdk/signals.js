@@ -50,8 +50,6 @@ export function heldRules(rules, consentRules) {
   return rules.filter((r) => !GOOGLE_TAG_HOSTS.some((h) => hostMatches(String(r?.pattern).replace(/^\*\./, ''), h)));
 }
 
-const isConsent = (e) => e != null && e[0] === 'consent';
-
 // A consent command, as Google's snippet's gtag() would push it.  While no
 // Google tag has read the queue (gtag.js and gtm.js replace its push), the
 // command goes ahead of the commands waiting in it (the page's own
@@ -64,13 +62,11 @@ function gtag(...args) {
     // Google's own snippet: gtag pushes its arguments object.
     window.gtag = function () { window.dataLayer.push(arguments); }; // eslint-disable-line prefer-rest-params
   }
-  if (Array.isArray(dl) && dl.push === Array.prototype.push) {
-    let i = 0;
-    while (i < dl.length && isConsent(dl[i])) i++;
-    dl.splice(i, 0, (function () { return arguments; })(...args)); // eslint-disable-line prefer-rest-params
-    return;
-  }
-  window.gtag(...args);
+  // An array whose push no Google tag replaced yet.  findIndex's -1 (only
+  // consent commands queued) is 2^32 - 1 unsigned: splice starts at the end.
+  if (dl.push === [].push) {
+    dl.splice(dl.findIndex((e) => e?.[0] !== 'consent') >>> 0, 0, (function () { return arguments; })(...args)); // eslint-disable-line prefer-rest-params
+  } else window.gtag(...args);
 }
 
 let sentDefault = false;
