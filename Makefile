@@ -528,9 +528,13 @@ DIST_DBPATH ?= ../data/consent.db
 DIST_B       = build/dist
 DIST_CTL_LIBS = -static $(addprefix $(STATIC_DIR)/,libpq.a libpgcommon_shlib.a libpgport_shlib.a \
                 libsqlite3.a libcjson.a) -largon2 -lcrypto -lmaxminddb -lfcgi -lm -lpthread -ldl
+DIST_PROGS   = $(addprefix $(DIST_B)/,cgi-bin/config cgi-bin/consent cgi-bin/scripts cgi-bin/admin bin/consentctl)
+DIST_TGZ     = $(DIST_OUT)/consent-$(VERSION)-linux-x86_64.tar.gz
 dist: sdk admin
-	$(MAKE) B=$(DIST_B) STATIC=1 STORE=sqlite DBPATH='$(DIST_DBPATH)' CTL_LIBS='$(DIST_CTL_LIBS)' \
-	    $(addprefix $(DIST_B)/,cgi-bin/config cgi-bin/consent cgi-bin/scripts cgi-bin/admin bin/consentctl)
+	$(MAKE) B=$(DIST_B) STATIC=1 STORE=sqlite DBPATH='$(DIST_DBPATH)' CTL_LIBS='$(DIST_CTL_LIBS)' $(DIST_PROGS)
+	$(MAKE) $(DIST_TGZ)
+
+$(DIST_TGZ): $(DIST_PROGS) $(SDK_OUT) $(ADMIN_OUT) $(wildcard dist/*) apache/htaccess-data tools/dist.sh VERSION
 	sh tools/dist.sh $(VERSION) $(DIST_B) $(DIST_OUT)
 
 clean:
