@@ -279,6 +279,8 @@ if grep -q "directory is writable by others: ($R/cgi-bin)" "$T/suexec-log/suexec
 else
 	notok "suexec.log: directory is writable by others: $(tail -n 1 "$T/suexec-log/suexec.log")"
 fi
+check grep -q "suexec policy violation: see suexec log for more details" "$A/error.log" \
+    "Apache's error log points to suexec.log (the line docs/deploy.md's troubleshooting quotes)"
 as_customer chmod g-w "$R/cgi-bin"
 http -H "Origin: $SITE_ORIGIN" GET "$base/functions/v1/config?site_key=s1"
 expect_status 200 "cgi-bin/ 755 again: 200"
