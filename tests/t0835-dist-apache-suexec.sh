@@ -214,13 +214,6 @@ ctl site add s1 --name "Site s1" --domain example.com > /dev/null ||
 	notok "the release's consentctl adds a site as the customer"
 mkdir -p "$T/sdk"
 cp "$R/consent.js" "$T/sdk/consent.js"
-deploy_bodies() {
-	printf '%s' '{"site_key":"s1","anon_id":"visitor-1","categories":{"necessary":true},"event_type":"initial"}' > "$T/consent.json"
-	printf '%s' '{"site_key":"s1","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://www.google-analytics.com/analytics.js","domain":"www.google-analytics.com","category":null,"blocked":false}]}' > "$T/scripts.json"
-	printf '{"site_key":"s1","anon_id":"%s","categories":{},"event_type":"impression"}' \
-	    "$(head -c 70000 /dev/zero | tr '\0' a)" > "$T/big70k.json"
-	head -c 200000 /dev/zero | tr '\0' a > "$T/big200k.json"
-}
 deploy_bodies
 api_checks "$base" "suEXEC"
 sdk_checks "$base" "suEXEC"

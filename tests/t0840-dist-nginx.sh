@@ -46,11 +46,7 @@ fi
 ctl() { ${as_user:-} "$BUILD/bin/consentctl" "$@"; }
 ctl init > /dev/null || { notok "consentctl init $CONSENT_DB"; exit 1; }
 site s1
-printf '%s' '{"site_key":"s1","anon_id":"visitor-1","categories":{"necessary":true},"event_type":"initial"}' > "$T/consent.json"
-printf '%s' '{"site_key":"s1","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://www.google-analytics.com/analytics.js","domain":"www.google-analytics.com","category":null,"blocked":false}]}' > "$T/scripts.json"
-printf '{"site_key":"s1","anon_id":"%s","categories":{},"event_type":"impression"}' \
-    "$(head -c 70000 /dev/zero | tr '\0' a)" > "$T/big70k.json"
-head -c 200000 /dev/zero | tr '\0' a > "$T/big200k.json"
+deploy_bodies
 
 # The four pools as the unit starts them, on the release's programs.
 unit=$TOP/apache/consent-fcgi@.service
@@ -68,22 +64,10 @@ done
 ok "the unit's command line runs $procs processes of each of the release's four programs"
 
 write_conf() { # PORT
-	cat > "$N/nginx.conf" <<CONF
-daemon off;
-pid $N/nginx.pid;
-error_log $N/error.log notice;
-worker_processes 1;
-events { worker_connections 64; }
-http {
-	include /etc/nginx/mime.types;
-	default_type application/octet-stream;
-	access_log $N/access.log;
-	client_body_temp_path $N/tmp/body;
-	fastcgi_temp_path $N/tmp/fastcgi;
-	proxy_temp_path $N/tmp/proxy;
-	scgi_temp_path $N/tmp/scgi;
-	uwsgi_temp_path $N/tmp/uwsgi;
-	include $TOP/nginx/consent-http.conf;
+	{
+	echo 'daemon off;'
+	nginx_http_block
+	cat <<CONF
 	server {
 		listen 127.0.0.1:$1;
 		root $T/www;
@@ -97,6 +81,7 @@ http {
 	}
 }
 CONF
+	} > "$N/nginx.conf"
 }
 launch nginx 1 1 "nginx (release)"
 b=http://127.0.0.1:${PORTS[0]}
