@@ -12,6 +12,7 @@
 #include "base/hash.h"
 #include "base/log.h"
 #include "base/nitems.h"
+#include "base/settings_file.h"
 #include "input/origin.h"
 #include "input/valid.h"
 
@@ -41,6 +42,7 @@ static const struct option {
 	{"--no-site", OPT_NO_SITE, 0},
 	{"--role", OPT_ROLE, 1},
 	{"--password-stdin", OPT_PASSWORD_STDIN, 0},
+	{"--settings", OPT_SETTINGS, 1},
 };
 
 /* ---- messages ---- */
@@ -307,13 +309,17 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: consentctl [--db DB] COMMAND [ARGS]\n\ncommands:\n", f);
+	fputs("usage: consentctl [--db DB] [--settings FILE] COMMAND [ARGS]\n\ncommands:\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  consentctl %s\n", commands[i].synopsis);
 	fputs("\n"
 	    "--db DB (anywhere on the line) names the database: a SQLite file's path or a\n"
 	    "PostgreSQL connection string (postgresql://..., or host=... dbname=...); else\n"
-	    "$CONSENT_DB, else the compiled-in default.  migrate names two instead: it copies the\n"
+	    "$CONSENT_DB, else the settings file's CONSENT_DB, else the compiled-in default.\n"
+	    "--settings FILE names the settings file (CONSENT_*=value lines, consentctl(8));\n"
+	    "without it, .htconsent in the working folder when there is one.  The\n"
+	    "environment overrides the file; a file that cannot be used stops the command.\n"
+	    "migrate names two databases instead: it copies the\n"
 	    "whole database --from into --to, which consentctl init made and nothing\n"
 	    "wrote since (a SQLite file into PostgreSQL, or back), in one transaction.\n"
 	    "Exit status 0 on success, 1 on failure, 2 on a usage error; a failed\n"
@@ -397,6 +403,7 @@ parse_args(int argc, char **argv, struct ctl *c, int *help)
 		case OPT_TO: c->to = val; break;
 		case OPT_ROLE: c->role = val; break;
 		case OPT_SITE: c->site = val; break;
+		case OPT_SETTINGS: c->settings = val; break;
 		case OPT_DOMAIN: c->domains[c->ndomains++] = val; break;
 		}
 	}
@@ -408,6 +415,7 @@ main(int argc, char **argv)
 {
 	struct ctl c;
 	const struct command *cmd = NULL;
+	const char *why;
 	int npos, help = 0, words, rc;
 	size_t i;
 
@@ -437,7 +445,7 @@ main(int argc, char **argv)
 	}
 	words = cmd->word2 != NULL ? 2 : 1;
 	for (i = 0; i < nitems(options); i++)
-		if (options[i].bit & c.given & ~cmd->opts) {
+		if (options[i].bit & c.given & ~(cmd->opts | OPT_SETTINGS)) {
 			rc = ctl_say(EXIT_USAGE, "%s%s%s does not take %s", cmd->word1,
 			    words > 1 ? " " : "", words > 1 ? cmd->word2 : "",
 			    options[i].name);
@@ -446,6 +454,12 @@ main(int argc, char **argv)
 	/* nargs -1: one optional operand (KEY). */
 	if (cmd->nargs >= 0 ? npos - words != cmd->nargs : npos - words > 1) {
 		rc = ctl_say(EXIT_USAGE, "usage: consentctl %s", cmd->synopsis);
+		goto out;
+	}
+	/* ADMIN.md 9: the settings file the programs read, named or here. */
+	settings_use(c.settings != NULL ? c.settings : SETTINGS_FILE, c.settings != NULL);
+	if (settings_state(&why) == SETTINGS_BAD) {
+		rc = ctl_say(EXIT_FAIL, "the settings file %s cannot be used: %s", settings_path(), why);
 		goto out;
 	}
 	c.noperands = npos - words;

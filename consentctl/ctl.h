@@ -45,6 +45,7 @@ enum {
 	OPT_NO_SITE = 1 << 17,
 	OPT_ROLE = 1 << 18,
 	OPT_PASSWORD_STDIN = 1 << 19,
+	OPT_SETTINGS = 1 << 20,   /* every command takes it */
 };
 
 /* The command line, parsed, and the database once a command opened it. */
@@ -52,7 +53,8 @@ struct ctl {
 	const struct command *cmd;
 	char **operands;      /* after the command words */
 	int noperands;
-	const char *db;       /* --db, or NULL: $CONSENT_DB, else the default */
+	const char *db;       /* --db, or NULL: $CONSENT_DB, the settings file's, the default */
+	const char *settings; /* --settings FILE, or NULL: ./.htconsent if there */
 	unsigned given;       /* OPT_* bits present */
 	const char *name, *tier, *mau_cap, *since, *until, *format;
 	const char *retention, *anon_id, *head;

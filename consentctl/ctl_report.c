@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "ctl.h"
+#include "base/io.h"
 #include "config/defaults.h"
 #include "admin/report.h"
 #include "input/valid.h"
@@ -40,7 +41,7 @@ cmd_report(struct ctl *c)
 		    "report --json works");
 	if (ctl_store(c) == NULL)
 		return EXIT_FAIL;
-	rc = report_site(c->st, key, &p, getenv("CONSENT_MAU_CAP"), at, &doc, &malformed, err,
+	rc = report_site(c->st, key, &p, io_env("CONSENT_MAU_CAP"), at, &doc, &malformed, err,
 	    sizeof(err));
 	if (malformed)
 		ctl_say(0, "CONSENT_MAU_CAP is not a non-negative integer; the cap shown is %d",

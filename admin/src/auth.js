@@ -7,7 +7,10 @@ import { call, problem } from './api.js';
 import { html, Field, Note, Title, Confirm, useForm } from './ui.js';
 import { Qr } from './qr.js';
 
-export function Setup({ tokenFile, onEnrol }) {
+// problem: the installer's sentence (GET setup's 503): what to change on
+// the server before the setup can go on.  A tokenFile without a leading
+// '/' is relative to the folder the customer uploaded.
+export function Setup({ tokenFile, problem: fix, onEnrol }) {
 	const [f, set] = useForm({ token: '', username: '', password: '' });
 	const [err, setErr] = useState('');
 	const [busy, setBusy] = useState(false);
@@ -19,11 +22,19 @@ export function Setup({ tokenFile, onEnrol }) {
 		if (r.status === 201) onEnrol(r.body);
 		else setErr(problem(r));
 	};
+	if (fix) return html`<main id="main" class="narrow">
+		<${Title}>Set up the dashboard<//>
+		<${Note} error=${fix} />
+		<button class="primary" onClick=${() => location.reload()}>Try again</button>
+	</main>`;
+	const upload = tokenFile && tokenFile[0] !== '/';
 	return html`<main id="main" class="narrow">
 		<${Title}>Set up the dashboard<//>
 		<p>No account exists yet. The installation wrote a one-time setup token into a file
-			the web server never serves. Open it (by FTP or a shell) and paste its content below:</p>
-		<p class="file"><code>${tokenFile || 'setup-token, beside the database'}</code></p>
+			the web server never serves. Open it ${upload ? 'by FTP, in the folder you uploaded (the one holding cgi-bin)'
+			: '(by FTP or a shell)'} and paste its content below:</p>
+		<p class="file"><code data-testid="token-file">${tokenFile || 'setup-token, beside the database'}</code></p>
+		${upload && html`<p>Its name starts with a dot: let your FTP client show hidden files.</p>`}
 		<form onSubmit=${submit}>
 			<${Field} label="Setup token" value=${f.token} onInput=${set('token')} autocomplete="off" required />
 			<${Field} label="User name" value=${f.username} onInput=${set('username')} autocomplete="username"

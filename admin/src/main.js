@@ -47,6 +47,7 @@ function App() {
 		(async () => {
 			const s = await get('setup');
 			if (s.status === 200 && s.body.needed) return setStage({ kind: 'setup', tokenFile: s.body.token_file });
+			if (s.status === 503) return setStage({ kind: 'setup', problem: s.body.error });
 			const r = await get('session');
 			if (r.status === 200) signedIn(r.body);
 			else signIn('');
@@ -57,7 +58,7 @@ function App() {
 	const reauth = ask && html`<${Reauth} resolve=${(ok) => { ask.resolve(ok); setAsk(null); }} />`;
 	switch (stage.kind) {
 	case 'loading': return html`<main id="main"><p role="status">Loading…</p></main>`;
-	case 'setup': return html`<${Setup} tokenFile=${stage.tokenFile} onEnrol=${(e) => setStage({ kind: 'enrol', enrol: e })} />`;
+	case 'setup': return html`<${Setup} tokenFile=${stage.tokenFile} problem=${stage.problem} onEnrol=${(e) => setStage({ kind: 'enrol', enrol: e })} />`;
 	case 'enrol': return html`<${Enrol} enrol=${stage.enrol} onDone=${() => signIn('Sign in with a code from the app to confirm it.')} />`;
 	case 'signin': return html`<${SignIn} notice=${stage.notice} onSession=${signedIn}
 		onEnrol=${(e) => setStage({ kind: 'enrol', enrol: e })} />`;

@@ -104,6 +104,7 @@ reason(int status)
 	case 415: return "Unsupported Media Type";
 	case 429: return "Too Many Requests";
 	case 501: return "Not Implemented";
+	case 503: return "Service Unavailable";
 	default:  return "Internal Server Error";
 	}
 }
@@ -544,14 +545,22 @@ setup_gate(struct api *a, const struct route *r)
 	return 0;
 }
 
-/* The store, for the setup routes created when missing; a database file
+/* The store, for the setup routes created when missing (first the
+ * settings file of a release: admin_install_settings); a database file
  * that does not exist yet, for any other route, means setup is required.
  * 0, or -1 with the answer sent. */
 static int
 open_store(struct api *a, const struct route *r)
 {
-	const char *path = store_default_path();
+	char fix[INSTALL_FIX_MAX];
+	const char *path;
 
+	/* A release's first run: the settings file, or what to change (503). */
+	if ((r->flags & R_SETUP) && admin_install_settings(fix) != 0) {
+		api_error(a, 503, fix);
+		return -1;
+	}
+	path = store_default_path();
 	if (store_acquire(&a->st, (r->flags & R_SETUP) ? STORE_CREATE : STORE_WRITE) == STORE_OK)
 		return 0;
 	a->st = NULL;

@@ -278,12 +278,13 @@ session_start(struct api *a, const struct store_account *acc)
 void
 route_setup_get(struct api *a)
 {
-	char path[SETUP_TOKEN_PATH_MAX];
+	char path[SETUP_TOKEN_PATH_MAX], shown[SETUP_TOKEN_PATH_MAX];
 	cJSON *o = cJSON_CreateObject();
 
 	if (o == NULL || setup_token_path(NULL, path) != 0 ||
+	    admin_install_shown(path, shown, sizeof(shown)) != 0 ||
 	    cJSON_AddTrueToObject(o, "needed") == NULL ||
-	    cJSON_AddStringToObject(o, "token_file", path) == NULL ||
+	    cJSON_AddStringToObject(o, "token_file", shown) == NULL ||
 	    (a->upgraded && cJSON_AddTrueToObject(o, "upgraded") == NULL)) {
 		cJSON_Delete(o);
 		api_error(a, 500, "Internal server error");

@@ -10,6 +10,7 @@
 #include "admin/token.h"
 #include "base/io.h"
 #include "base/log.h"
+#include "base/settings_file.h"
 #include "settings.h"   /* CONSENT_DB_DEFAULT */
 #include "store/store_account.h"
 
@@ -24,7 +25,8 @@ setup_token_path(const char *db, char out[SETUP_TOKEN_PATH_MAX])
 		db = store_default_path();
 	if (store_is_conninfo(db)) {
 		dir = io_env("CONSENT_DATA_DIR");
-		db = CONSENT_DB_DEFAULT;
+		db = settings_relative(CONSENT_DB_DEFAULT) != NULL ?
+		    settings_relative(CONSENT_DB_DEFAULT) : CONSENT_DB_DEFAULT;
 	}
 	if (dir != NULL && *dir != '\0') {
 		dlen = strlen(dir);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "base/io.h"
+#include "base/settings_file.h"
 
 static const struct io_source *cur;   /* the FastCGI request being served, or NULL */
 static int persistent;
@@ -27,15 +28,20 @@ const char *
 io_env(const char *name)
 {
 	const char *v;
+	int setting = strncmp(name, "CONSENT_", 8) == 0;
 
-	if (cur == NULL)
-		return getenv(name);
-	if ((v = cur->param(cur->arg, name)) != NULL)
+	if (cur != NULL && (v = cur->param(cur->arg, name)) != NULL && (*v != '\0' || !setting))
 		return v;
 	/* Only the service's own settings fall back to the process
 	 * environment: a CGI variable (HTTP_*, QUERY_STRING ...) the process
-	 * manager happened to start us with is nobody's request. */
-	return strncmp(name, "CONSENT_", 8) == 0 ? getenv(name) : NULL;
+	 * manager happened to start us with is nobody's request.  Then to the
+	 * settings file, read once per process (settings_file.h); an empty
+	 * setting is one not given. */
+	if (cur != NULL && !setting)
+		return NULL;
+	if ((v = getenv(name)) != NULL && (*v != '\0' || !setting))
+		return v;
+	return setting ? settings_get(name) : NULL;
 }
 
 ssize_t

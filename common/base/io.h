@@ -36,7 +36,8 @@ int io_persistent(void);
  * The value of a CGI variable or setting: in CGI mode the environment; in
  * FastCGI mode the request's own params, then, for the CONSENT_* settings
  * only, the process environment (what the process manager was told to
- * set), else NULL.  Valid until the request
+ * set); for a CONSENT_* setting still missing (or empty), the settings
+ * file's value (settings_file.h); else NULL.  Valid until the request
  * ends: never keep it past that.
  */
 const char *io_env(const char *name);

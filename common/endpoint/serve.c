@@ -129,12 +129,12 @@ listening(void)
 }
 
 /* CONSENT_FCGI_MAX_REQUESTS from the process environment (the process
- * manager's; a request cannot change it): 1 to FCGI_MAX_REQUESTS_MAX, else
+ * manager's; a request cannot change it) or the settings file: 1 to FCGI_MAX_REQUESTS_MAX, else
  * the default with one line on stderr. */
 static long
 max_requests(void)
 {
-	const char *s = getenv("CONSENT_FCGI_MAX_REQUESTS");
+	const char *s = io_env("CONSENT_FCGI_MAX_REQUESTS");   /* no request attached yet */
 	char *end;
 	long long v;
 

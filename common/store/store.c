@@ -6,6 +6,7 @@
 
 #include "base/io.h"
 #include "base/log.h"
+#include "base/settings_file.h"
 #include "settings.h"   /* CONSENT_DB_DEFAULT: make DBPATH=... */
 #include "store/store_ops.h"
 
@@ -18,36 +19,25 @@
 #define STORE_SQLITE 1
 #endif
 
+/* $CONSENT_DB (or the settings file's), else the compiled-in path, a
+ * relative one (make DBPATH=../data/consent.db: a release) relative to
+ * the programs' folder (settings_relative). */
 const char *
 store_default_path(void)
 {
-	const char *p = io_env("CONSENT_DB");
+	const char *p = io_env("CONSENT_DB"), *d;
 
-	return (p != NULL && *p != '\0') ? p : CONSENT_DB_DEFAULT;
+	if (p != NULL && *p != '\0')
+		return p;
+	d = settings_relative(CONSENT_DB_DEFAULT);
+	return d != NULL ? d : CONSENT_DB_DEFAULT;
 }
 
-/*
- * Whether path is a PostgreSQL connection string rather than a file: a URI
- * (postgresql://, postgres://) or libpq's keyword=value form, which starts
- * with a keyword and '=' (host=..., dbname=...).  A path never starts so
- * (an '=' further on, as in /srv/a=b/consent.db, is a path).
- */
+/* The one rule, in base/ so that the settings file knows it too. */
 int
 store_is_conninfo(const char *path)
 {
-	const char *p = path;
-
-	if (strncmp(p, "postgresql://", 13) == 0 || strncmp(p, "postgres://", 11) == 0)
-		return 1;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
-		return 0;
-	while ((*p >= 'a' && *p <= 'z') || *p == '_')
-		p++;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return *p == '=';
+	return settings_is_conninfo(path);
 }
 
 /*

@@ -39,12 +39,12 @@ enum store_mode {
 struct store;
 
 /*
- * Open the database at path (NULL: $CONSENT_DB, else the compiled-in
- * default).  On success *out owns the handle; close it with store_close().
+ * Open the database at path (NULL: $CONSENT_DB, else the settings file's
+ * CONSENT_DB, else the compiled-in default: store_default_path()).  On success *out owns the handle; close it with store_close().
  */
 int store_open(struct store **out, const char *path, enum store_mode mode);
 void store_close(struct store *st);
-/* The path store_open() would use for NULL. */
+/* The path store_open() would use for NULL: static or the environment's. */
 const char *store_default_path(void);
 /* Whether path is a PostgreSQL connection string (a URI, or libpq's
  * keyword=value form) rather than a file: 1 or 0. */
