@@ -196,6 +196,8 @@ else
 	notok "suexec.log names the customer running admin: $(tail -n 2 "$T/suexec-log/suexec.log" 2>/dev/null | tr '\n' ' ')"
 fi
 token_file=$R/data/.consent-setup-token
+check test "$(stat -c '%u %a' "$R/cgi-bin/.htconsent" 2>/dev/null)" = "$CUID 600" "the first run wrote the settings file cgi-bin/.htconsent, the customer's, mode 600"
+check grep -qx 'CONSENT_DB=../data/consent.db' "$R/cgi-bin/.htconsent" "... naming ../data/consent.db"
 check test "$(stat -c '%u %a' "$token_file" 2>/dev/null)" = "$CUID 600" "the setup token file in data/, the customer's, mode 600 (readable by FTP as the customer)"
 
 # The dashboard's whole first hour in Chromium (tests/dist/flow.mjs).
@@ -282,7 +284,8 @@ expect_status 200 "cgi-bin/ 755 again: 200"
 upload ro || notok "a second upload, ro"
 as_customer chmod 555 "$P/ro/data"
 http GET "$home/ro/admin/api/setup"
-check test "$(cat "$T/status")" != 200 "data/ not writable: the first run does not pass ($(cat "$T/status"): $(head -c 120 "$T/body"))"
+expect_status 503 "data/ not writable: the first run answers 503"
+check grep -q "cannot write the folder data/ of your upload.*Set data/ to mode 755" "$T/body" "... saying what to change: $(jq -r .error "$T/body" 2>/dev/null)"
 check test ! -e "$P/ro/data/consent.db" "... and leaves no database"
 log_checks "$A/error.log" "suEXEC"
 stop_apache
@@ -300,12 +303,26 @@ else
 	ok "without the setuid wrapper: no suEXEC in Apache's log"
 fi
 http GET "$home/plain/admin/api/setup"
-check test "$(cat "$T/status")" != 200 "no suEXEC, data/ the customer's 755: the first run as www-data cannot make the database ($(cat "$T/status"))"
+expect_status 503 "no suEXEC, data/ the customer's 755: the first run as www-data cannot make the database (503)"
+check grep -q "set data/ to mode 777" "$T/body" "... and says what to change: $(jq -r .error "$T/body" 2>/dev/null)"
 check test ! -e "$P/plain/data/consent.db" "... and leaves none"
 as_customer chmod 777 "$P/plain/data"
 http GET "$home/plain/admin/api/setup"
-expect_status 200 "data/ opened to the web server (777): the first run passes"
+expect_status 503 "data/ opened to the web server (777): www-data cannot write cgi-bin/ either (503)"
+# The sentence ends with the line's own full stop, which is not the line's.
+line=$(jq -r .error "$T/body" 2>/dev/null | sed -n 's/.*holding the one line \(CONSENT_DB=[^ ]*\) .*/\1/p' | sed 's/[.]$//')
+check test "$line" = CONSENT_DB=../data/consent.db "... and names the file to create by FTP and its one line ($line)"
+as_customer sh -c "echo '$line' > '$P/plain/cgi-bin/.htconsent'"
+http GET "$home/plain/admin/api/setup"
+expect_status 200 "cgi-bin/.htconsent uploaded by the customer: the first run passes"
 check test "$(stat -c %U "$P/plain/data/consent.db" 2>/dev/null)" = www-data "the programs ran as www-data: data/consent.db is www-data's"
+if as_customer cat "$P/plain/data/.consent-setup-token" > /dev/null 2>&1; then
+	ok "no suEXEC: the customer reads the setup token's file (www-data's) as by FTP"
+else
+	# Known gap, reported to the installer's owner: setup_token.c makes the
+	# file 0600 for the programs' user, which here is not the customer's.
+	skip "no suEXEC: the setup token's file is $(stat -c '%U %a' "$P/plain/data/.consent-setup-token"): the customer cannot read it by FTP (setup_token.c's mode; not checked until fixed)"
+fi
 setpriv --reuid www-data --regid www-data --clear-groups "$P/plain/consentctl" --db "$P/plain/data/consent.db" \
     site add s1 --name "Site s1" --domain example.com > /dev/null || notok "consentctl as www-data adds a site"
 http -H "Origin: $SITE_ORIGIN" GET "$home/plain/functions/v1/config?site_key=s1"
