@@ -68,9 +68,11 @@ chown "$CUID:$CUID" "$H"
 chmod 0711 "$H"
 check test "$(getent passwd customer | cut -d: -f3,6)" = "$CUID:$H" "the customer is an account in this namespace only (uid $CUID, home $H, 0711)"
 
-# as_customer CMD...: CMD as the customer, umask 022, in its home.
+# as_customer CMD...: CMD as the customer, umask 022, in its home, without
+# the suite's CONSENT_DB.
 as_customer() {
-	(cd "$H" && umask 022 && setpriv --reuid "$CUID" --regid "$CUID" --clear-groups env HOME="$H" "$@")
+	(cd "$H" && umask 022 && setpriv --reuid "$CUID" --regid "$CUID" --clear-groups \
+	    env -u CONSENT_DB HOME="$H" "$@")
 }
 cp "$DIST_TGZ" "$T/release.tar.gz"
 chmod 644 "$T/release.tar.gz"
@@ -82,7 +84,9 @@ upload() {
 upload consent || { notok "the customer unpacks the release"; exit 1; }
 check test "$(stat -c '%u %a' "$R/cgi-bin/admin" "$R/cgi-bin" "$R/data" "$R/.htaccess" | tr '\n' ' ')" = "$CUID 755 $CUID 755 $CUID 755 $CUID 644 " \
     "the release unpacked by the customer with umask 022: its own files, programs and folders 755, the rest 644"
-ctl() { as_customer "$R/consentctl" --db "$R/data/consent.db" "$@"; }
+# consentctl as INSTALL says to run it: from cgi-bin/, reading the
+# settings file the first run writes there.
+ctl() { as_customer sh -c 'cd "$1/cgi-bin" && shift && exec ../consentctl "$@"' sh "$R" "$@"; }
 
 A=$T/apache
 mkdir -p "$A/run" "$T/www"
