@@ -319,9 +319,9 @@ usage(FILE *f)
 	    "--settings FILE names the settings file (CONSENT_*=value lines, consentctl(8));\n"
 	    "without it, .htconsent in the working folder when there is one.  The\n"
 	    "environment overrides the file; a file that cannot be used stops the command.\n"
-	    "migrate names two databases instead: it copies the\n"
-	    "whole database --from into --to, which consentctl init made and nothing\n"
-	    "wrote since (a SQLite file into PostgreSQL, or back), in one transaction.\n"
+	    "migrate names two databases instead: it copies the whole database --from\n"
+	    "into --to, which consentctl init made and nothing wrote since (a SQLite\n"
+	    "file into PostgreSQL, or back), in one transaction.\n"
 	    "Exit status 0 on success, 1 on failure, 2 on a usage error; a failed\n"
 	    "command changes nothing, but for a change whose audit record could not be\n"
 	    "written, which says so.  Every change is recorded in the audit trail.\n", f);

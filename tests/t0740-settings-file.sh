@@ -34,9 +34,12 @@ req() {
 	for _e in ASAN_OPTIONS UBSAN_OPTIONS; do
 		eval "[ -n \"\${$_e+x}\" ] && set -- \"\$@\" $_e=\"\$$_e\""
 	done
-	(cd "$_dir" && _wrap env -i "$@" "$U/cgi-bin/config") > "$T/out" 2> "$T/stderr"
+	(cd "$_dir" && _wrap env -i "$@" ${PRE[@]+"${PRE[@]}"} "$U/cgi-bin/config") > "$T/out" 2> "$T/stderr"
+	_e=$?
+	[ "$_e" = 0 ] || notok "config exited with status $_e: $(tail -n 3 "$T/stderr" | tr '\n' ' ')"
 	split_answer
 }
+PRE=()
 
 # The CGI answer in $T/out into $T/status and $T/body.
 split_answer() {
@@ -109,10 +112,16 @@ check grep -q 'line 2: longer than 1024 bytes' "$T/stderr" "the overlong line is
 { echo "$good"; for i in $(seq 80); do printf '# %060d\n' "$i"; done; } > "$conf"; bad "a file over 4096 bytes"
 printf '%s\n' "$good" > "$conf"
 chmod 000 "$conf"
-if [ "$(id -u)" = 0 ]; then
-	skip "an unreadable file: root reads it anyway (a directory of that name below)"
-else
+if [ "$(id -u)" != 0 ]; then
 	bad "an unreadable file"
+elif setpriv --reuid=65534 --regid=65534 --clear-groups true 2> /dev/null; then
+	chmod 711 "$T"
+	PRE=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	bad "an unreadable file (the program run as another user)"
+	check grep -q '\.htconsent: Permission denied' "$T/stderr" "... which the line says"
+	PRE=()
+else
+	skip "an unreadable file: root reads it anyway, and setpriv cannot run as another user"
 fi
 rm -f "$conf"
 mkdir "$conf"

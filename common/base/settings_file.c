@@ -193,7 +193,7 @@ settings_lookup(const struct settings *s, const char *name)
 
 static struct settings file;
 static enum settings_state state;
-static int loaded, explicit, required, said;
+static int loaded, explicit, required, said, toolong;
 static char dir[SETTINGS_DIR_MAX + 1] = ".", path[SETTINGS_DIR_MAX + sizeof(SETTINGS_FILE) + 1];
 static char why[256];
 
@@ -208,6 +208,7 @@ settings_use(const char *p, int req)
 	loaded = 0;
 	if (p == NULL)
 		return;
+	toolong = n > SETTINGS_DIR_MAX || strlen(p) >= sizeof(path);
 	snprintf(path, sizeof(path), "%s", p);
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
@@ -230,8 +231,12 @@ locate(void)
 	const char *sf, *slash;
 	size_t n;
 
+	if (explicit && toolong) {
+		snprintf(why, sizeof(why), "its name is longer than %d bytes", SETTINGS_DIR_MAX);
+		return -1;
+	}
 	if (explicit)
-		return strlen(path) < sizeof(path) - 1 ? 0 : -1;
+		return 0;
 	sf = getenv("SCRIPT_FILENAME");
 	slash = sf != NULL ? strrchr(sf, '/') : NULL;
 	n = slash == NULL ? 1 : slash == sf ? 1 : (size_t)(slash - sf);

@@ -1,4 +1,5 @@
 /* test_settings_file.c: settings_parse(), the settings file's parser: values, paths joined to the folder, and every refusal. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/settings_file.h"
@@ -85,5 +86,24 @@ main(void)
 	CHECK(settings_is_conninfo("dbname=x") && settings_is_conninfo(" host = h") &&
 	    !settings_is_conninfo("/srv/a=b/c.db") && !settings_is_conninfo("../data/c.db") &&
 	    !settings_is_conninfo("Host=x"), "settings_is_conninfo");
+
+	/* The process's lookup, without a file there: the folder of
+	 * SCRIPT_FILENAME, else the working folder; relative defaults. */
+	const char *why;
+	setenv("SCRIPT_FILENAME", "/nonexistent/up/cgi-bin/config", 1);
+	settings_use(NULL, 0);
+	CHECK(settings_state(&why) == SETTINGS_NONE && *why == '\0', "no file: SETTINGS_NONE, silently");
+	CHECK_STR(settings_path(), "/nonexistent/up/cgi-bin/.htconsent", "beside SCRIPT_FILENAME");
+	CHECK_STR(settings_relative("../data/consent.db"), "/nonexistent/up/cgi-bin/../data/consent.db",
+	    "a relative default joined to the programs' folder");
+	CHECK_STR(settings_relative("/srv/c.db"), "/srv/c.db", "an absolute default as it is");
+	CHECK(settings_get("CONSENT_DB") == NULL, "no file: no value");
+	unsetenv("SCRIPT_FILENAME");
+	settings_use(NULL, 0);
+	CHECK_STR(settings_dir(), ".", "no SCRIPT_FILENAME: the working folder");
+	settings_use("/nonexistent/x.conf", 1);
+	CHECK(settings_state(&why) == SETTINGS_BAD && strcmp(why, "No such file or directory") == 0,
+	    "a named file that is missing is a problem");
+	CHECK_STR(settings_dir(), "/nonexistent", "a named file's folder");
 	UNIT_DONE();
 }
