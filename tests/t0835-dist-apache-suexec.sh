@@ -19,7 +19,9 @@
 # script tag shows the banner, a decision, that decision in the log); the
 # API through the pretty URLs as the spec says; the database, its -wal,
 # data/, the settings file, the .htaccess files and consentctl 403, no
-# listing; the archive uploaded again over it keeps every entry; a
+# listing; a newer release (this build packed as another version)
+# uploaded over it keeps every entry, the settings file and the database
+# file, and the next sign-in upgrades a database an older release left; a
 # group-writable program folder refused by suEXEC (its log says why, as
 # docs/deploy.md's troubleshooting does); then a fresh upload on the same
 # Apache without suEXEC: the programs run as www-data, which cannot write
@@ -210,7 +212,7 @@ if ! command -v node >/dev/null 2>&1 || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" 
 	skip "node, Chromium or node_modules/playwright-core (npm ci) missing: the dashboard's flow in a browser not run"
 else
 	DASHBOARD=$base/admin/ SHOP_URL=http://shop.test:$port/~customer/shop.html SHOP_FILE=$P/shop.html \
-	TOKEN_FILE=$token_file AS_CUSTOMER="setpriv --reuid $CUID --regid $CUID --clear-groups" \
+	TOKEN_FILE=$token_file AS_CUSTOMER="setpriv --reuid $CUID --regid $CUID --clear-groups" SECRET_FILE=$T/secret \
 	    node "$TOP/tests/dist/flow.mjs" 2>&1 | sed 's/^\(ok\|not ok\) - /\1 - flow: /'
 fi
 
@@ -255,18 +257,50 @@ for p in "" admin/api/ functions/ functions/v1/; do
 	if grep -aq 'Index of' "$T/body"; then notok "suEXEC: GET /$p lists the folder"; else ok "suEXEC: GET /$p lists nothing ($(cat "$T/status"))"; fi
 done
 
-# A newer release uploaded over it keeps every entry.
+# A newer release uploaded over it keeps every entry, and the database an
+# older release left (its schema version put back) is upgraded at the next
+# sign-in.  The newer release: this build packed as another version.
 entries() { ctl consent export s1 | wc -l; ctl consent export shop | wc -l; }
 before=$(entries | tr '\n' ' ')
 check test -n "$(ctl consent export s1)" "entries before the upload: $before(s1, shop)"
-sum_db=$(stat -c %i "$R/data/consent.db")
-upload consent || notok "the customer uploads the release again over the folder"
-check test "$(entries | tr '\n' ' ')" = "$before" "the release uploaded again over the folder: the same entries ($before)"
-check test "$(stat -c %i "$R/data/consent.db")" = "$sum_db" "... in the same database file"
+inode=$(stat -c %i "$R/data/consent.db")
+newer=$(cat "$TOP/VERSION").1
+schema=$(sed -n 's/^PRAGMA user_version = \([0-9]*\);.*/\1/p' "$TOP/schema.sql")
+if command -v sqlite3 >/dev/null 2>&1; then
+	as_customer sqlite3 "$R/data/consent.db" 'PRAGMA user_version = 4' > /dev/null
+fi
+(TZ=UTC sh "$TOP/tools/dist.sh" "$newer" "$TOP/build/dist" "$T/newer") > /dev/null &&
+	cp "$T/newer/consent-$newer-linux-x86_64.tar.gz" "$T/release.tar.gz" && DIST_NAME=consent-$newer ||
+	notok "the release packed as version $newer"
+upload consent || notok "the customer uploads the newer release over the folder"
+check grep -q "^Consent banner $newer: installing" "$R/INSTALL" "the folder now holds release $newer (INSTALL)"
+check test "$(entries | tr '\n' ' ')" = "$before" "release $newer uploaded over the folder: the same entries ($before)"
+check test "$(stat -c %i "$R/data/consent.db")" = "$inode" "... in the same database file"
+check grep -qx 'CONSENT_DB=../data/consent.db' "$R/cgi-bin/.htconsent" "... and the same settings file"
 http -H "Origin: $SITE_ORIGIN" GET "$base/functions/v1/config?site_key=s1"
 expect_status 200 "after the upload: config 200"
 http GET "$base/admin/api/setup"
 expect_status 404 "after the upload: setup is done (404), the owner kept"
+if [ -s "$T/secret" ] && command -v sqlite3 >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	code=$(python3 - "$(cat "$T/secret")" "$(($(date +%s) + 30))" <<'PY'
+import base64, hashlib, hmac, struct, sys
+s = sys.argv[1].upper()
+key = base64.b32decode(s + "=" * (-len(s) % 8))
+mac = hmac.new(key, struct.pack(">Q", int(sys.argv[2]) // 30), hashlib.sha1).digest()
+o = mac[-1] & 15
+print("%06d" % ((struct.unpack(">I", mac[o:o + 4])[0] & 0x7fffffff) % 1000000))
+PY
+)
+	jq -cn --arg c "$code" '{username: "owner@shop", password: "correct horse battery staple 42", totp: $c}' > "$T/signin.json"
+	http -H "Origin: http://localhost:$port" -H "Sec-Fetch-Site: same-origin" -H "Content-Type: application/json" \
+	    -d "$T/signin.json" POST "$base/admin/api/session"
+	expect_status 200 "the next sign-in after the upload: 200"
+	expect_json .upgraded true "... says it upgraded the database"
+	check test "$(as_customer sqlite3 "$R/data/consent.db" 'PRAGMA user_version')" = "$schema" "... to the schema's version ($schema)"
+	check test "$(entries | tr '\n' ' ')" = "$before" "... keeping every entry"
+else
+	skip "no TOTP secret from the browser flow, or no sqlite3 or python3: the upgrade at the next sign-in not checked"
+fi
 
 # suEXEC refuses a program in a group-writable folder (docs/deploy.md's
 # troubleshooting names suexec.log's line).

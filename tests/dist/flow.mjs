@@ -15,8 +15,10 @@
 // SHOP_URL (the page's address, http://shop.test:PORT/~customer/shop.html:
 // another host of the same server, mapped to 127.0.0.1), SHOP_FILE (that
 // page's file), AS_CUSTOMER (a command prefix, space-separated, that runs
-// a program as the customer).
+// a program as the customer), and SECRET_FILE, optional: where the TOTP
+// secret is written.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import * as h from '../admin/harness.mjs';
 
@@ -64,6 +66,8 @@ try {
 	await heading().filter({ hasText: 'Two-factor sign-in' }).waitFor();
 	const secret = new URL(await page.getByTestId('otpauth').textContent()).searchParams.get('secret');
 	ok(Boolean(secret), 'the first owner made; the enrolment shows the TOTP secret');
+	// The authenticator app's copy, for t0835's sign-in after an upgrade.
+	if (process.env.SECRET_FILE) writeFileSync(process.env.SECRET_FILE, secret);
 
 	await page.getByRole('button', { name: 'I have saved them: sign in' }).click();
 	await heading().filter({ hasText: 'Sign in' }).waitFor();
