@@ -27,7 +27,7 @@
 # Apache without suEXEC: the programs run as www-data, which cannot write
 # the customer's data/ until the customer opens it.
 # serial: it mounts over /etc/passwd in its own namespace and starts Chromium
-if [ "$(id -u)" -eq 0 ] && [ -z "${CONSENT_T0835_NS:-}" ] && command -v unshare >/dev/null 2>&1; then
+if [ "$(id -u)" -eq 0 ] && [ -z "${CONSENT_T0835_NS:-}" ] && unshare -m --propagation private true 2>/dev/null; then
 	CONSENT_T0835_NS=1 exec unshare -m --propagation private bash "$0" "$@"
 fi
 . "$(dirname "$0")/setup.sh"
@@ -38,7 +38,7 @@ plain_pass_only
 PATH=$PATH:/usr/sbin:/sbin
 what="the shared-hosting checks (suEXEC) not run"
 if [ "$(id -u)" -ne 0 ] || [ -z "${CONSENT_T0835_NS:-}" ]; then
-	skip "not root, or no unshare: $what (Apache starts as root and the customer is an account of a passwd file mounted in a namespace of the test's own)"
+	skip "not root, or unshare -m refused: $what (Apache starts as root and the customer is an account of a passwd file mounted in a namespace of the test's own)"
 	exit 0
 fi
 command -v apache2 >/dev/null 2>&1 || deploy_absent "apache2 is not installed (sh tools/deps.sh as root): $what"
