@@ -3,10 +3,10 @@
 // with suEXEC): the dashboard's first run names the token file, which is
 // read as the customer reads it by FTP (a command run as the customer);
 // the first owner, TOTP enrolment with a code computed from the secret,
-// sign-in; a site; publish; a page of the same web space with the script
-// tag Site Settings shows (written as the customer) shows the banner; a
-// decision; that decision in the dashboard's consent log.  Prints TAP
-// lines ("ok - ", "not ok - "); exits 1 on the first failure.
+// sign-in; a site; its preview; publish; a page of the same web space
+// with the script tag Site Settings shows (written as the customer) shows
+// the banner; a decision; that decision in the dashboard's consent log.
+// Prints TAP lines ("ok - ", "not ok - "); exits 1 on the first failure.
 //
 //   node tests/dist/flow.mjs
 //
@@ -88,7 +88,14 @@ try {
 	ok(tag === `<script src="${folder}/sdk/consent.js" data-api="${folder}" data-site-key="shop"></script>`,
 		`Site Settings' script tag names the release's folder: ${tag}`);
 
+	// The editor's preview: the release's own consent.js (sdk/consent.js
+	// under the folder) in the sandboxed frame.
 	await page.goto(DASHBOARD + '#/sites/shop/editor');
+	await page.getByRole('button', { name: 'Check and preview' }).click();
+	await page.frameLocator('[data-testid=preview]').locator('#consent-host').waitFor({ state: 'attached' });
+	const frame = page.frames().find((f) => f.url().includes('/admin/preview.html'));
+	await frame.waitForFunction(() => document.getElementById('consent-host')?.shadowRoot?.textContent.length > 20);
+	ok(true, 'the editor\'s preview shows the banner with the release\'s consent.js');
 	await page.getByRole('button', { name: 'Publish' }).click();
 	await page.getByRole('status').filter({ hasText: 'Version 1 published.' }).waitFor();
 	ok(true, 'the built-in banner published as version 1');
