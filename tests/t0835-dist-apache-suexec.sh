@@ -95,7 +95,7 @@ mkdir -p "$A/run" "$T/www"
 echo '<p>static</p>' > "$T/www/index.html"
 user_lines="User www-data
 Group www-data"
-write_conf() { # PORT
+write_conf() { # PORT DOCROOT_PORT
 	cat > "$A/httpd.conf" <<CONF
 ServerRoot "$A"
 PidFile "$A/run/httpd.pid"
@@ -135,14 +135,22 @@ UserDir disabled root
 	Options MultiViews Indexes SymLinksIfOwnerMatch IncludesNoExec
 	Require all granted
 </Directory>
+# The other kind of host: the customer's public_html is a vhost's
+# DocumentRoot (without suEXEC here: Debian's wrapper runs only programs
+# below /var/www or a userdir).
+Listen 127.0.0.1:$2
+<VirtualHost 127.0.0.1:$2>
+	DocumentRoot "$P"
+</VirtualHost>
 CONF
 }
 # start_apache LABEL: launch's Apache, its port in $port, its URLs $base
-# (the release) and $home (the customer's web space).
+# (the release) and $home (the customer's web space); $docroot the vhost
+# whose DocumentRoot is public_html.
 start_apache() {
 	: > "$A/error.log"
-	launch apache2 1 1 "$1"
-	port=${PORTS[0]}
+	launch apache2 2 1 "$1"
+	port=${PORTS[0]} docroot=http://127.0.0.1:${PORTS[1]}
 	home=http://localhost:$port/~customer
 	base=$home/consent
 }
@@ -369,4 +377,16 @@ http -H "Origin: $SITE_ORIGIN" -H "Content-Type: application/json" -d "$T/consen
 expect_status 201 "no suEXEC: consent written by www-data: 201"
 http GET "$home/plain/data/consent.db"
 expect_status 403 "no suEXEC: data/consent.db 403"
+# The same upload where public_html is the DocumentRoot: the same rules.
+http -H "Origin: $SITE_ORIGIN" GET "$docroot/plain/functions/v1/config?site_key=s1&lang=de"
+expect_status 200 "public_html as a DocumentRoot: config through the pretty URL: 200"
+expect_json .resolvedLanguage '"de"' "... the query kept"
+http GET "$docroot/plain/admin/api/session"
+expect_error 404 "Setup required" "... admin/api/session reaches the program with its PATH_INFO (no owner yet: Setup required)"
+http GET "$docroot/plain/admin/"
+expect_status 200 "... the dashboard's page"
+for p in data/consent.db cgi-bin/.htconsent .htaccess consentctl cgi-bin/; do
+	http GET "$docroot/plain/$p"
+	expect_status 403 "... GET $p: 403"
+done
 log_checks "$A/error.log" "no suEXEC"
