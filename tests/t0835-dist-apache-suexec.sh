@@ -25,7 +25,8 @@
 # group-writable program folder refused by suEXEC (its log says why, as
 # docs/deploy.md's troubleshooting does); then a fresh upload on the same
 # Apache without suEXEC: the programs run as www-data, which cannot write
-# the customer's data/ until the customer opens it.
+# the customer's data/ until the customer opens it; and the upload where
+# public_html is a vhost's DocumentRoot.
 # serial: it mounts over /etc/passwd in its own namespace and starts Chromium
 if [ "$(id -u)" -eq 0 ] && [ -z "${CONSENT_T0835_NS:-}" ] && unshare -m --propagation private true 2>/dev/null; then
 	CONSENT_T0835_NS=1 exec unshare -m --propagation private bash "$0" "$@"
