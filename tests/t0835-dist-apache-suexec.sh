@@ -266,6 +266,27 @@ for p in "" admin/api/ functions/ functions/v1/; do
 	if grep -aq 'Index of' "$T/body"; then notok "suEXEC: GET /$p lists the folder"; else ok "suEXEC: GET /$p lists nothing ($(cat "$T/status"))"; fi
 done
 
+# Under suEXEC the programs take their database from cgi-bin/.htconsent
+# (the compiled-in ../data/consent.db names the same file, so the file is
+# pointed at a copy that alone has a site); a client's Consent-DB header
+# changes nothing.
+if command -v sqlite3 >/dev/null 2>&1; then
+	as_customer sqlite3 "$R/data/consent.db" ".backup '$R/data/moved.db'"
+	as_customer cp "$R/cgi-bin/.htconsent" "$R/cgi-bin/.htconsent.keep"
+	as_customer sh -c "echo CONSENT_DB=../data/moved.db > '$R/cgi-bin/.htconsent'"
+	ctl site add moved --name Moved --domain example.com > /dev/null
+	http -H "Origin: $SITE_ORIGIN" GET "$base/functions/v1/config?site_key=moved"
+	expect_status 200 "suEXEC: cgi-bin/.htconsent naming another database: config reads that one"
+	http -H "Origin: $SITE_ORIGIN" -H "Consent-DB: /nonexistent/x.db" GET "$base/functions/v1/config?site_key=moved"
+	expect_status 200 "suEXEC: a client's Consent-DB header does not override the settings file"
+	as_customer mv "$R/cgi-bin/.htconsent.keep" "$R/cgi-bin/.htconsent"
+	as_customer rm -f "$R/data/moved.db" "$R/data/moved.db-wal" "$R/data/moved.db-shm"
+	http -H "Origin: $SITE_ORIGIN" GET "$base/functions/v1/config?site_key=moved"
+	expect_status 404 "suEXEC: the settings file put back: that site is gone again"
+else
+	skip "no sqlite3: the settings file's database under suEXEC not checked apart from the compiled-in path"
+fi
+
 # A newer release uploaded over it keeps every entry, and the database an
 # older release left (its schema version put back) is upgraded at the next
 # sign-in.  The newer release: this build packed as another version.
