@@ -35,6 +35,7 @@ fi
 plain_pass_only
 . "$TOP/tests/deploy/lib.sh"
 . "$TOP/tests/deploy/dist.sh"
+. "$TOP/tests/admin.sh"   # totp
 
 PATH=$PATH:/usr/sbin:/sbin
 what="the shared-hosting checks (suEXEC) not run"
@@ -311,16 +312,8 @@ http -H "Origin: $SITE_ORIGIN" GET "$base/functions/v1/config?site_key=s1"
 expect_status 200 "after the upload: config 200"
 http GET "$base/admin/api/setup"
 expect_status 404 "after the upload: setup is done (404), the owner kept"
-if [ -s "$T/secret" ] && command -v sqlite3 >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
-	code=$(python3 - "$(cat "$T/secret")" "$(($(date +%s) + 30))" <<'PY'
-import base64, hashlib, hmac, struct, sys
-s = sys.argv[1].upper()
-key = base64.b32decode(s + "=" * (-len(s) % 8))
-mac = hmac.new(key, struct.pack(">Q", int(sys.argv[2]) // 30), hashlib.sha1).digest()
-o = mac[-1] & 15
-print("%06d" % ((struct.unpack(">I", mac[o:o + 4])[0] & 0x7fffffff) % 1000000))
-PY
-)
+if [ -s "$T/secret" ] && command -v sqlite3 >/dev/null 2>&1 && command -v "$PY" >/dev/null 2>&1; then
+	code=$(totp "$(cat "$T/secret")" $(($(date +%s) + 30)))
 	jq -cn --arg c "$code" '{username: "owner@shop", password: "correct horse battery staple 42", totp: $c}' > "$T/signin.json"
 	http -H "Origin: http://localhost:$port" -H "Sec-Fetch-Site: same-origin" -H "Content-Type: application/json" \
 	    -d "$T/signin.json" POST "$base/admin/api/session"
