@@ -65,9 +65,9 @@ ok "the unit's command line runs $procs processes of each of the release's four 
 
 write_conf() { # PORT
 	{
-	echo 'daemon off;'
-	nginx_http_block
-	cat <<CONF
+		echo 'daemon off;'
+		nginx_http_block
+		cat <<CONF
 	server {
 		listen 127.0.0.1:$1;
 		root $T/www;
