@@ -156,20 +156,6 @@ start_apache() {
 	home=http://localhost:$port/~customer
 	base=$home/consent
 }
-stop_apache() {
-	deploy_cleanup_keep
-}
-# The servers launch started, stopped; $T kept (deploy_cleanup removes it).
-deploy_cleanup_keep() {
-	local _p _i
-	for _p in $_servers; do
-		kill -TERM "$_p" 2>/dev/null || continue
-		for _i in $(seq 50); do kill -0 "$_p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$_p" 2>/dev/null
-		wait "$_p" 2>/dev/null
-	done
-	_servers=""
-}
 
 start_apache "suEXEC"
 ok "$(apache2 -v | sed -n 's/^Server version: //p') on 127.0.0.1:$port, as root with User www-data, mod_userdir and suEXEC"
@@ -349,7 +335,7 @@ expect_status 503 "data/ not writable: the first run answers 503"
 check grep -q "cannot write the folder data/ of your upload.*Set data/ to mode 755" "$T/body" "... saying what to change: $(jq -r .error "$T/body" 2>/dev/null)"
 check test ! -e "$P/ro/data/consent.db" "... and leaves no database"
 log_checks "$A/error.log" "suEXEC"
-stop_apache
+deploy_stop
 
 # The same Apache without suEXEC (its wrapper hidden in this namespace):
 # the programs run as www-data, which cannot write the customer's data/

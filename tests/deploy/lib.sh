@@ -19,6 +19,7 @@
 #   free_port                prints a TCP port nothing listens on
 #   wait_http URL            until the server answers (at most 10 s)
 #   serve_pid PID            remember a server to stop at exit
+#   deploy_stop              stop them now
 #   http [-H HDR]... [-d FILE] METHOD URL
 #                            one request; leaves $T/status, $T/headers and
 #                            $T/body for setup.sh's expect_* helpers
@@ -78,7 +79,9 @@ fi
 SITE_ORIGIN=https://example.com
 _servers=""
 
-deploy_cleanup() {
+# deploy_stop: the servers and processes serve_pid remembered, stopped
+# (SIGTERM, SIGKILL after 2 s); deploy_cleanup, at exit, then removes $T.
+deploy_stop() {
 	for _p in $_servers; do
 		kill -TERM "$_p" 2>/dev/null || continue
 		for _i in 1 2 3 4 5 6 7 8 9 10; do
@@ -89,6 +92,9 @@ deploy_cleanup() {
 		wait "$_p" 2>/dev/null
 	done
 	_servers=""
+}
+deploy_cleanup() {
+	deploy_stop
 	rm -rf "$T"
 }
 trap deploy_cleanup EXIT
