@@ -23,6 +23,8 @@
 #   make fuzz            libFuzzer harnesses for $(FUZZ_SECONDS) s each (fuzz/)
 #   make fuzz-coverage   lines and branches of each parser the fuzz corpora reach
 #   make install         PREFIX, DESTDIR, CGIBIN, DBPATH, MANDIR as below
+#   make dist            build/consent-$(VERSION)-linux-x86_64.tar.gz: the release a
+#                        shared-hosting customer uploads (tools/dist.sh)
 #
 # B is the build directory: "." puts the binaries where CONTRACT 1 names them
 # (cgi-bin/, bin/); the sanitizer build uses build/asan.
@@ -517,12 +519,34 @@ install: $(CGIS) $(CTL) sdk admin
 	install -m 0644 man/consent-log.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 man/consent.8 man/consentctl.8 $(DESTDIR)$(MANDIR)/man8/
 
+# dist: the release archive (tools/dist.sh says what it holds), from a
+# build of its own in build/dist: the four programs and consentctl fully
+# static (the archives of tools/static-libs.sh; consentctl with the lean
+# libpq and Debian's static libargon2), the database ../data/consent.db
+# from the programs' folder (ADMIN.md 9: a release's programs, run as CGI
+# from cgi-bin/, use data/ beside it without a setting), SQLite.
+# SOURCE_DATE_EPOCH (default the last commit's time) is every file's mtime:
+# the same tree, the same bytes (t0830).
+DIST_OUT    ?= build
+DIST_DBPATH ?= ../data/consent.db
+DIST_B       = build/dist
+DIST_CTL_LIBS = -static $(addprefix $(STATIC_DIR)/,libpq.a libpgcommon_shlib.a libpgport_shlib.a \
+                libsqlite3.a libcjson.a) -largon2 -lcrypto -lmaxminddb -lfcgi -lm -lpthread -ldl
+DIST_PROGS   = $(addprefix $(DIST_B)/,cgi-bin/config cgi-bin/consent cgi-bin/scripts cgi-bin/admin bin/consentctl)
+DIST_TGZ     = $(DIST_OUT)/consent-$(VERSION)-linux-x86_64.tar.gz
+dist: sdk admin
+	$(MAKE) B=$(DIST_B) STATIC=1 STORE=sqlite DBPATH='$(DIST_DBPATH)' CTL_LIBS='$(DIST_CTL_LIBS)' $(DIST_PROGS)
+	$(MAKE) $(DIST_TGZ)
+
+$(DIST_TGZ): $(DIST_PROGS) $(SDK_OUT) $(ADMIN_OUT) $(wildcard dist/*) apache/htaccess-data tools/dist.sh VERSION
+	sh tools/dist.sh $(VERSION) $(DIST_B) $(DIST_OUT)
+
 clean:
 	rm -rf obj gen build $(CGIS) $(CTL) $(UNITS)
 
 print-layers:
 	@echo $(LAYERS)
 
-.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-log bench-instr bench-sdk bench-apache scan fuzz fuzz-coverage install clean FORCE
+.PHONY: print-layers all sdk sdk-missing admin admin-missing test test-fcgi test-pg check check-fcgi-asan valgrind serve bench bench-log bench-instr bench-sdk bench-apache scan fuzz fuzz-coverage install dist clean FORCE
 FORCE:
 .SECONDARY: $(GEN_SRC) $(B)/gen/report_data.c $(B)/gen/schema_pg_data.c

@@ -50,6 +50,22 @@ api CONSENT_BASE_URL='https://consent.example.net/x"><script>' GET sites/shop
 expect_json .script_tag \
     '"<script src=\"https://dash.example.test/sdk/consent.js\" data-site-key=\"shop\"></script>"' \
     "a CONSENT_BASE_URL that is no URL is not used"
+api REQUEST_URI=/~customer/consent/admin/api/sites/shop GET sites/shop
+expect_json .script_tag \
+    '"<script src=\"https://dash.example.test/~customer/consent/sdk/consent.js\" data-api=\"https://dash.example.test/~customer/consent\" data-site-key=\"shop\"></script>"' \
+    "the API served under a folder (a release uploaded there): the tag's base is that folder, data-api names it"
+api REQUEST_URI=/admin/api/sites/shop GET sites/shop
+expect_json .script_tag \
+    '"<script src=\"https://dash.example.test/sdk/consent.js\" data-site-key=\"shop\"></script>"' \
+    "the API at /admin/api/ of the host: no folder, no data-api"
+api REQUEST_URI='/a%22b/admin/api/sites/shop' GET sites/shop
+expect_json .script_tag \
+    '"<script src=\"https://dash.example.test/sdk/consent.js\" data-site-key=\"shop\"></script>"' \
+    "a folder with other characters is not used"
+api CONSENT_BASE_URL=https://consent.example.net/sub/ GET sites/shop
+expect_json .script_tag \
+    '"<script src=\"https://consent.example.net/sub/sdk/consent.js\" data-api=\"https://consent.example.net/sub\" data-site-key=\"shop\"></script>"' \
+    "CONSENT_BASE_URL with a path: data-api names it (the SDK's API is otherwise its src's origin)"
 api HTTPS=off GET sites/shop
 expect_json .script_tag \
     '"<script src=\"http://dash.example.test/sdk/consent.js\" data-site-key=\"shop\"></script>"' \

@@ -36,26 +36,6 @@ cp "$T/dashboard/preview.html" "$T/admin/"
 A=$N apache_user
 [ -n "$as_user" ] && chown -R "$(stat -c %u:%g "$N/run")" "$N"
 
-# http {} as Debian's nginx.conf has it, but every path in $N.
-http_block() {
-	cat <<CONF
-pid $N/nginx.pid;
-error_log $N/error.log notice;
-worker_processes 2;
-events { worker_connections 256; }
-http {
-	include /etc/nginx/mime.types;
-	default_type application/octet-stream;
-	access_log $N/access.log;
-	client_body_temp_path $N/tmp/body;
-	fastcgi_temp_path $N/tmp/fastcgi;
-	proxy_temp_path $N/tmp/proxy;
-	scgi_temp_path $N/tmp/scgi;
-	uwsgi_temp_path $N/tmp/uwsgi;
-	include $TOP/nginx/consent-http.conf;
-CONF
-}
-
 # A user's server block: its own root, the three settings, the include.
 server_block() { # PORT ADMIN [LINE...]
 	local _port=$1 _admin=$2
@@ -75,7 +55,7 @@ CONF
 # A server block without one of the three settings is refused at start.
 {
 	echo 'daemon off;'
-	http_block
+	nginx_http_block
 	server_block "$(free_port)" "$T/admin" | grep -v 'consent_sdk '
 	echo '}'
 } > "$N/missing.conf"
@@ -97,7 +77,7 @@ ok "the unit's command line started $(sed -n 's/^Environment=PROCS=//p' "$TOP/ap
 write_conf() { # LIMITED OPEN
 	{
 		echo 'daemon off;'
-		http_block
+		nginx_http_block
 		server_block "$1" "$T/admin"
 		server_block "$2" "$T/no-admin" \
 		    '# Test only: the limit counts but refuses nothing, for the functional checks.' \

@@ -11,7 +11,10 @@
 # fully static.  libfcgi and mod_fcgid:
 # the FastCGI mode, its tests and its Apache config; spawn-fcgi and
 # multiwatch: the process pools of the mod_proxy_fcgi and nginx configs;
-# nginx: its config's test (t0825).  postgresql,
+# nginx: its config's test (t0825).  apache2-suexec-pristine: the
+# shared-hosting test of the release archive (t0835: suEXEC as such hosts
+# run it; installing it enables the wrapper for the system's Apache's
+# userdirs, which the project's tests start privately).  postgresql,
 # libpq-dev and pgbouncer: the PostgreSQL store, and its tests' own cluster
 # behind the shipped pgbouncer config (tests/pg.sh).  libargon2-dev and
 # python3-zxcvbn: the dashboard's password hashes and the common passwords
@@ -34,7 +37,7 @@ PACKAGES="
   python3 mandoc
   libmaxmind-db-writer-perl mmdb-bin
   lighttpd lighttpd-modules-lua lighttpd-mod-openssl
-  apache2 libapache2-mod-qos libpcre3
+  apache2 libapache2-mod-qos libpcre3 apache2-suexec-pristine
   nginx
   wrk hyperfine
   wapiti sqlmap

@@ -1,8 +1,10 @@
 // frame.js: the script of preview.html, the page inside the preview's
 // sandboxed frame (preview.js).  It asks its parent for the answer to
-// show, then loads the real /sdk/consent.js with that answer as its
+// show, then loads the real consent.js with that answer as its
 // data-config-url (a data: URL: the SDK fetches it as it would the
-// config endpoint).  Its CSP lets it connect to data: URLs only, so the
+// config endpoint): ../sdk/consent.js from this page, /sdk/consent.js
+// where the dashboard is /admin/, and under the folder of a release
+// uploaded into a subfolder (its .htaccess maps sdk/consent.js).  Its CSP lets it connect to data: URLs only, so the
 // SDK's consent entries never leave the frame: a preview records nothing.
 const SCHEMES = { light: 'light', dark: 'dark' };
 
@@ -15,7 +17,7 @@ function show(msg) {
 	const ap = a.config && a.config.appearance;
 	if (ap && ap.theme === 'auto') ap.theme = scheme;
 	const s = document.createElement('script');
-	s.src = '/sdk/consent.js';
+	s.src = new URL('../sdk/consent.js', location.href).href;
 	s.dataset.siteKey = msg.key;
 	s.dataset.api = location.origin;
 	if (typeof a.resolvedLanguage === 'string') s.dataset.lang = a.resolvedLanguage;

@@ -51,29 +51,71 @@ api_site_failed(struct api *a, int rc)
 
 /* ---- the site's answer ---- */
 
+/* The characters a base URL's path may hold: no quote, no space, no '%'. */
+#define BASE_PATH_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~/-"
+
+/*
+ * The folder the dashboard's API is served under, from the request's
+ * REQUEST_URI: its part before the first "/admin/api" ("/~customer/consent" for a
+ * release uploaded there, "" at the host's root), where the SDK and
+ * /functions/v1/ are too (the release's .htaccess, every shipped config).
+ * Its length, or 0 when it is empty, absent, not made of BASE_PATH_CHARS
+ * alone or holds an empty segment.
+ */
+static size_t
+request_folder(const char **folder)
+{
+	const char *uri = http_env("REQUEST_URI"), *at = uri, *end = NULL;
+	size_t n, i;
+
+	while (end == NULL && at != NULL && (at = strstr(at, "/admin/api")) != NULL) {
+		if (at[10] == '/' || at[10] == '\0' || at[10] == '?')
+			end = at;
+		at += 10;
+	}
+	if (end == NULL || end == uri || uri[0] != '/')
+		return 0;
+	n = (size_t)(end - uri);
+	if (strspn(uri, BASE_PATH_CHARS) < n)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (uri[i] == '/' && uri[i - 1] == '/')
+			return 0;
+	*folder = uri;
+	return n;
+}
+
 /*
  * The service's base URL ({base_url}, where /sdk/consent.js and
  * /functions/v1/ are) into out: CONSENT_BASE_URL when it is set and
  * well-formed ("https://host[:port]" and an optional path of
- * [A-Za-z0-9._~/-], its trailing slashes dropped), else the dashboard's
- * own origin (api_origin()).  0, or -1 when neither gives one.
+ * BASE_PATH_CHARS, its trailing slashes dropped), else the dashboard's
+ * own origin (api_origin()) and the folder its API is served under
+ * (request_folder()).  0, or -1 when neither gives one.
  */
 static int
 base_url(char out[ORIGIN_MAX + 1])
 {
-	const char *set = io_env("CONSENT_BASE_URL"), *path;
+	const char *set = io_env("CONSENT_BASE_URL"), *path, *folder = NULL;
 	char h[HOST_MAX + 1];
 	size_t n, len;
 
-	if (set == NULL || *set == '\0')
-		return api_origin(out);
+	if (set == NULL || *set == '\0') {
+		if (api_origin(out) != 0)
+			return -1;
+		len = strlen(out);
+		if ((n = request_folder(&folder)) > 0 && len + n <= ORIGIN_MAX) {
+			memcpy(out + len, folder, n);
+			out[len + n] = '\0';
+		}
+		return 0;
+	}
 	len = strlen(set);
 	path = strchr(set, '/');
 	if (path != NULL && path[1] == '/')  /* past the scheme's "//" */
 		path = strchr(path + 2, '/');
 	n = path != NULL ? (size_t)(path - set) : len;
-	if (len <= ORIGIN_MAX && (path == NULL || strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789._~/-") == strlen(path))) {
+	if (len <= ORIGIN_MAX && (path == NULL || strspn(path, BASE_PATH_CHARS) == strlen(path))) {
 		memcpy(out, set, n);
 		out[n] = '\0';
 		if (origin_host(out, h) == 0) {
@@ -93,21 +135,28 @@ base_url(char out[ORIGIN_MAX + 1])
  * record (key, name, tier, mau_cap, paused, version, created_at,
  * published_at, mau, retention_days, domains), the account's role, and
  * script_tag, the tag to paste as the first script of a page's <head>
- * (docs/deploy.md; null when the base URL is not known).  The key and
- * the base URL are checked text, so the tag needs no escaping.
+ * (docs/deploy.md; null when the base URL is not known): with data-api
+ * when the base URL has a path, since the SDK's API is otherwise its
+ * src's origin (SDK.md 1).  The key and the base URL are checked text,
+ * so the tag needs no escaping.
  */
 static int
 answer_site(struct api *a, const char *key, int status)
 {
-	char base[ORIGIN_MAX + 1], tag[ORIGIN_MAX + SITE_KEY_MAX + 96];
+	char base[ORIGIN_MAX + 1], tag[2 * ORIGIN_MAX + SITE_KEY_MAX + 96];
+	const char *path;
 	cJSON *site = NULL;
 	int rc, known;
 
 	if ((rc = store_site_show(a->st, key, &site)) != STORE_OK)
 		return api_site_failed(a, rc);
-	if ((known = base_url(base) == 0))
-		snprintf(tag, sizeof(tag), "<script src=\"%s/sdk/consent.js\" data-site-key=\"%s\">"
-		    "</script>", base, key);
+	if ((known = base_url(base) == 0)) {
+		path = strstr(base, "//");
+		path = path != NULL ? strchr(path + 2, '/') : NULL;
+		snprintf(tag, sizeof(tag), "<script src=\"%s/sdk/consent.js\"%s%s%s data-site-key=\"%s\">"
+		    "</script>", base, path != NULL ? " data-api=\"" : "", path != NULL ? base : "",
+		    path != NULL ? "\"" : "", key);
+	}
 	if (cJSON_AddStringToObject(site, "role", role_names[api_role(a, key)]) == NULL ||
 	    (known ? cJSON_AddStringToObject(site, "script_tag", tag)
 	        : cJSON_AddNullToObject(site, "script_tag")) == NULL) {

@@ -12,9 +12,14 @@
 #                            $db_file, $T/www/data/consent.db, is a SQLite
 #                            database all the same: the file the checks ask
 #                            the server for, copied where a test likes
+#   deploy_bodies            the request bodies api_checks sends, in $T
+#                            (deploy_init writes them too)
+#   nginx_http_block         a private nginx's config up to its server
+#                            blocks, every path in $N
 #   free_port                prints a TCP port nothing listens on
 #   wait_http URL            until the server answers (at most 10 s)
 #   serve_pid PID            remember a server to stop at exit
+#   deploy_stop              stop them now
 #   http [-H HDR]... [-d FILE] METHOD URL
 #                            one request; leaves $T/status, $T/headers and
 #                            $T/body for setup.sh's expect_* helpers
@@ -74,7 +79,9 @@ fi
 SITE_ORIGIN=https://example.com
 _servers=""
 
-deploy_cleanup() {
+# deploy_stop: the servers and processes serve_pid remembered, stopped
+# (SIGTERM, SIGKILL after 2 s); deploy_cleanup, at exit, then removes $T.
+deploy_stop() {
 	for _p in $_servers; do
 		kill -TERM "$_p" 2>/dev/null || continue
 		for _i in 1 2 3 4 5 6 7 8 9 10; do
@@ -85,6 +92,9 @@ deploy_cleanup() {
 		wait "$_p" 2>/dev/null
 	done
 	_servers=""
+}
+deploy_cleanup() {
+	deploy_stop
 	rm -rf "$T"
 }
 trap deploy_cleanup EXIT
@@ -262,11 +272,38 @@ deploy_init() {
 	fi
 	echo 'secret' > "$T/dashboard/.env"
 	[ -x "$BUILD/cgi-bin/admin" ] && cp "$BUILD/cgi-bin/admin" "$T/cgi-bin/"
+	deploy_bodies
+}
+
+# The request bodies api_checks sends, in $T.
+deploy_bodies() {
 	printf '%s' '{"site_key":"s1","anon_id":"visitor-1","categories":{"necessary":true},"event_type":"initial"}' > "$T/consent.json"
 	printf '%s' '{"site_key":"s1","page_url":"https://example.com/p","timestamp":1763800000,"scripts":[{"src":"https://www.google-analytics.com/analytics.js","domain":"www.google-analytics.com","category":null,"blocked":false}]}' > "$T/scripts.json"
 	printf '{"site_key":"s1","anon_id":"%s","categories":{},"event_type":"impression"}' \
 	    "$(head -c 70000 /dev/zero | tr '\0' a)" > "$T/big70k.json"
 	head -c 200000 /dev/zero | tr '\0' a > "$T/big200k.json"
+}
+
+# nginx_http_block: the top of a private nginx's config as Debian's
+# nginx.conf has it, every path in $N (pid, logs, temp folders), and the
+# rate limit's zone; the caller adds its server blocks and the closing }.
+nginx_http_block() {
+	cat <<CONF
+pid $N/nginx.pid;
+error_log $N/error.log notice;
+worker_processes 2;
+events { worker_connections 256; }
+http {
+	include /etc/nginx/mime.types;
+	default_type application/octet-stream;
+	access_log $N/access.log;
+	client_body_temp_path $N/tmp/body;
+	fastcgi_temp_path $N/tmp/fastcgi;
+	proxy_temp_path $N/tmp/proxy;
+	scgi_temp_path $N/tmp/scgi;
+	uwsgi_temp_path $N/tmp/uwsgi;
+	include $TOP/nginx/consent-http.conf;
+CONF
 }
 
 # The server's user must write the database and its folder (WAL files).
