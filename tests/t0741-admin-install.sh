@@ -130,7 +130,7 @@ expect_error 503 "The dashboard cannot write the folder data/ of your upload, wh
 chmod 755 "$S/data"
 chmod 555 "$S/cgi-bin"
 at "$S" api GET setup
-expect_error 503 "The dashboard cannot write its settings file into the folder cgi-bin/ of your upload. Create the file cgi-bin/.htconsent there with your FTP client, holding the one line CONSENT_DB=../data/consent.db (or set the folder to mode 755: read, write and execute for its owner). Then reload this page."
+expect_error 503 "The dashboard cannot write its settings file into the folder cgi-bin/ of your upload. Create the file cgi-bin/.htconsent there with your FTP client, holding the one line \"CONSENT_DB=../data/consent.db\" (or set the folder to mode 755: read, write and execute for its owner). Then reload this page."
 check test ! -e "$S/data/consent.db" "nothing created in data/ before the settings file is there"
 printf 'CONSENT_DB=../data/consent.db\n' > "$S/cgi-bin/.htconsent"
 at "$S" api GET setup
@@ -146,7 +146,7 @@ expect_error 503 "The dashboard cannot write the folder data/ of your upload, wh
 no_paths "the answer names no folder of the server"
 chmod 777 "$W/data"
 at "$W" api GET setup
-expect_error 503 "The dashboard cannot write its settings file into the folder cgi-bin/ of your upload. Create the file cgi-bin/.htconsent there with your FTP client, holding the one line CONSENT_DB=../data/consent.db. Then reload this page."
+expect_error 503 "The dashboard cannot write its settings file into the folder cgi-bin/ of your upload. Create the file cgi-bin/.htconsent there with your FTP client, holding the one line \"CONSENT_DB=../data/consent.db\". Then reload this page."
 printf 'CONSENT_DB=../data/consent.db\n' > "$W/cgi-bin/.htconsent"
 at "$W" api GET setup
 expect_status 200 "with data/ 777 and the file uploaded: setup"

@@ -527,7 +527,8 @@ setup_gate(struct api *a, const struct route *r)
 		}
 	}
 	if (n == 0) {
-		if (setup_token_ensure(NULL) != 0 && (r->flags & R_SETUP)) {
+		if (setup_token_ensure_mode(NULL, admin_install_token_mode()) != 0 &&
+		    (r->flags & R_SETUP)) {
 			api_error(a, 500, "Internal server error");
 			return -1;
 		}

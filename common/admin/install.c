@@ -89,6 +89,14 @@ write_settings(void)
 	return -1;
 }
 
+static mode_t token_mode = 0600;
+
+mode_t
+admin_install_token_mode(void)
+{
+	return token_mode;
+}
+
 int
 admin_install_settings(char fix[INSTALL_FIX_MAX])
 {
@@ -114,6 +122,7 @@ admin_install_settings(char fix[INSTALL_FIX_MAX])
 		return 0;
 	/* suEXEC runs a program as its folder's owner; else the server's user. */
 	owner = stat(settings_dir(), &st) == 0 && st.st_uid == geteuid();
+	token_mode = owner ? 0600 : 0644;
 	if (access(data, W_OK | X_OK) != 0) {
 		snprintf(fix, INSTALL_FIX_MAX, "The dashboard cannot write the folder data/ of "
 		    "your upload, where the database goes. %s Then reload this page.", owner ?
@@ -128,7 +137,7 @@ admin_install_settings(char fix[INSTALL_FIX_MAX])
 		log_error("cannot write %s: %s", settings_path(), strerror(errno));
 		snprintf(fix, INSTALL_FIX_MAX, "The dashboard cannot write its settings file into "
 		    "the folder %s/ of your upload. Create the file %s/%s there with your FTP "
-		    "client, holding the one line %s%s Then reload this page.", name, name,
+		    "client, holding the one line \"%s\"%s Then reload this page.", name, name,
 		    SETTINGS_FILE, INSTALL_DB_LINE, owner ?
 		    " (or set the folder to mode 755: read, write and execute for its owner)." :
 		    ".");

@@ -2,6 +2,8 @@
 #ifndef CONSENT_INSTALL_H
 #define CONSENT_INSTALL_H
 
+#include <sys/types.h>
+
 #include "store/store.h"
 
 /*
@@ -30,6 +32,16 @@ int admin_install(struct store *st, int *upgraded);
  */
 #define INSTALL_FIX_MAX 600
 int admin_install_settings(char fix[INSTALL_FIX_MAX]);
+
+/*
+ * The mode of a new setup token's file: 0600, or 0644 when
+ * admin_install_settings() found the programs running as another user
+ * than their folder's owner (a host without suEXEC): the file is then the
+ * web server's user's, and the customer reads it by FTP as their own user.
+ * On such a host every site's programs run as that one user, who could
+ * read it anyway; the token is for one use and removed by the setup.
+ */
+mode_t admin_install_token_mode(void);
 
 /*
  * The setup token's path as the page names it: relative to the upload

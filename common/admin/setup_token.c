@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "admin/setup_token.h"
 #include "admin/token.h"
 #include "base/io.h"
@@ -48,6 +50,12 @@ setup_token_path(const char *db, char out[SETUP_TOKEN_PATH_MAX])
 int
 setup_token_ensure(const char *db)
 {
+	return setup_token_ensure_mode(db, 0600);
+}
+
+int
+setup_token_ensure_mode(const char *db, mode_t mode)
+{
 	char path[SETUP_TOKEN_PATH_MAX], token[TOKEN_LEN + 2];
 	int fd, rc = 0;
 
@@ -67,7 +75,9 @@ setup_token_ensure(const char *db)
 		return -1;
 	}
 	strcat(token, "\n");
-	if (write(fd, token, strlen(token)) != (ssize_t)strlen(token) || fsync(fd) != 0) {
+	/* The mode as asked, whatever the umask took from it. */
+	if (fchmod(fd, mode) != 0 ||
+	    write(fd, token, strlen(token)) != (ssize_t)strlen(token) || fsync(fd) != 0) {
 		log_error("cannot write %s: %s", path, strerror(errno));
 		unlink(path);
 		rc = -1;

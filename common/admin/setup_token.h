@@ -3,6 +3,7 @@
 #define CONSENT_SETUP_TOKEN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "store/store.h"
 
@@ -23,8 +24,11 @@ int setup_token_path(const char *db, char out[SETUP_TOKEN_PATH_MAX]);
  * Make the token's file if it is missing: a new token (token_new()) and a
  * line end, mode 0600, created exclusively (an existing file, or a link,
  * is left alone).  0 when the file exists afterwards, -1 (logged).
+ * setup_token_ensure_mode() gives the new file mode instead (0644 where
+ * the owner reads it under another user id: admin_install_token_mode()).
  */
 int setup_token_ensure(const char *db);
+int setup_token_ensure_mode(const char *db, mode_t mode);
 
 /*
  * `consentctl init`'s part: when the open store st (of database db, NULL:
