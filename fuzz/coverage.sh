@@ -47,6 +47,7 @@ targets() {
 	ua) echo common/input/ua.c ;;
 	geo) echo common/input/geo.c ;;
 	config) echo common/input/configdoc.c common/config/resolve.c ;;
+	prepared) echo common/config/prepare.c common/config/resolve.c ;;
 	admin) echo common/admin/api_req.c ;;
 	*) echo "" ;;
 	esac

@@ -1,0 +1,189 @@
+/* prepared.c: differential: the answer prepared at publish time against the
+ * document resolved afresh, byte for byte, for any document and visitor.
+ *
+ * What cgi-bin/config does both ways (prepare.c): a valid document is
+ * published (publish_prepare: checked, printed, prepared for every region
+ * and language); a request picks a region and a language on the stored
+ * skeleton (resolve_pick) and answers the stored row through
+ * resolve_stored, or, without a prepared row, resolves the stored text now
+ * (resolve_config).  The two must be the same bytes, and the same as
+ * resolving the document before it was printed.  t0215 checks this on
+ * fixed documents and visitors; here both are fuzzed.
+ *
+ * Input (the config harness's format, so its corpus seeds this one): line 1
+ * the query string (region=, lang=), line 2 Accept-Language, line 3 the
+ * country, line 4 the subdivision ("~": absent), then the document's JSON
+ * text.  A document that publishing refuses is only checked to be refused.
+ */
+#include <string.h>
+
+#include "admin/publish.h"
+#include "base/limits.h"
+#include "config/prepare.h"
+#include "config/resolve.h"
+#include "fuzz.h"
+#include "http/http.h"
+#include "input/geo.h"
+
+/* The printed 200 body; FUZZ_CHECK that it could be made. */
+static char *
+printed(cJSON *body)
+{
+	char *s;
+
+	FUZZ_CHECK(body != NULL);
+	s = cJSON_PrintUnformatted(body);
+	FUZZ_CHECK(s != NULL);
+	cJSON_Delete(body);
+	return s;
+}
+
+/* The stored row for region and lang, or NULL. */
+static const char *
+row(const struct store_prepared *rows, const char *region, const char *lang)
+{
+	for (size_t i = 0; i < rows->n; i++)
+		if (strcmp(rows->a[i].region, region) == 0 &&
+		    strcmp(rows->a[i].language, lang) == 0)
+			return rows->a[i].answer;
+	return NULL;
+}
+
+/* The endpoint's own path (prepare_site, prepare_answer) for a site whose
+ * document has no prepared skeleton of this build (skeleton NULL, or
+ * another build's): it resolves the stored text now, and answers want. */
+static void
+served(char *document, char *skeleton, const struct visitor *v,
+       const struct site_facts *facts, const char *want)
+{
+	char name[] = "Fuzz site";
+	struct site site;
+	struct served sv;
+	char *got;
+
+	memset(&site, 0, sizeof(site));
+	site.name = name;
+	site.free_tier = facts->free_tier;
+	site.version = facts->version;
+	site.document = document;
+	site.skeleton = skeleton;
+	FUZZ_CHECK(prepare_site(&site, &sv) == 0);
+	FUZZ_CHECK(sv.prepared == 0);
+	/* Not prepared: no stored row is read, so no store is needed. */
+	got = printed(prepare_answer(NULL, &site, &sv, v));
+	FUZZ_CHECK(strcmp(got, want) == 0);
+	cJSON_free(got);
+	prepare_site_free(&sv);
+}
+
+/* A site with nothing published: the built-in document, resolved with
+ * the texts of the language picked (and English). */
+static void
+builtin(const struct visitor *v)
+{
+	char name[] = "Fuzz site";
+	struct site site;
+	struct served sv;
+	cJSON *body;
+
+	memset(&site, 0, sizeof(site));
+	site.name = name;
+	FUZZ_CHECK(prepare_site(&site, &sv) == 0);
+	body = prepare_answer(NULL, &site, &sv, v);
+	FUZZ_CHECK(body != NULL);
+	cJSON_Delete(body);
+	prepare_site_free(&sv);
+}
+
+static void
+differ(cJSON *doc, const struct visitor *v)
+{
+	struct site_facts facts = { "Fuzz site", 0, 7, 0 };
+	char other[] = "{\"stamp\":\"r0-another-build\"}";
+	struct publish pub;
+	struct publish_check why;
+	const cJSON *stamp;
+	const char *region, *lang, *answer;
+	cJSON *skel, *stored_doc;
+	char *direct, *fresh, *stored;
+
+	if (publish_prepare(doc, &pub, &why) != PUBLISH_OK) {
+		FUZZ_CHECK(why.message[0] != '\0');
+		publish_free(&pub);
+		return;
+	}
+	/* The document as the store keeps it, resolved now ... */
+	stored_doc = resolve_document(pub.text);
+	FUZZ_CHECK(stored_doc != NULL);
+	fresh = printed(resolve_config(stored_doc, v, &facts));
+	/* ... is the document as published, resolved now. */
+	direct = printed(resolve_config(doc, v, &facts));
+	FUZZ_CHECK(strcmp(direct, fresh) == 0);
+	if (pub.prep.rows.skeleton != NULL) {
+		skel = resolve_document(pub.prep.rows.skeleton);
+		FUZZ_CHECK(skel != NULL);
+		stamp = cJSON_GetObjectItemCaseSensitive(skel, "stamp");
+		FUZZ_CHECK(cJSON_IsString(stamp) && strcmp(stamp->valuestring, prepare_stamp()) == 0);
+		/* Every region of a prepared document has an id: a pick. */
+		FUZZ_CHECK(resolve_pick(skel, v, &region, &lang) == 0);
+		/* The pick on the skeleton is the pick on the whole document. */
+		{
+			const char *r2, *l2;
+			FUZZ_CHECK(resolve_pick(stored_doc, v, &r2, &l2) == 0);
+			FUZZ_CHECK(strcmp(region, r2) == 0 && strcmp(lang, l2) == 0);
+		}
+		if ((answer = row(&pub.prep.rows, region, lang)) != NULL) {
+			stored = printed(resolve_stored(pub.text, pub.prep.rows.script_rules,
+			    answer, &facts));
+			FUZZ_CHECK(strcmp(stored, fresh) == 0);
+			cJSON_free(stored);
+		}
+		cJSON_Delete(skel);
+	}
+	served(pub.text, NULL, v, &facts, fresh);
+	served(pub.text, other, v, &facts, fresh);
+	cJSON_free(direct);
+	cJSON_free(fresh);
+	cJSON_Delete(stored_doc);
+	publish_free(&pub);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_lines l;
+	struct visitor v;
+	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1];
+	const char *q;
+	char *text;
+	cJSON *doc;
+	int object;
+
+	fuzz_split(data, size, 4, &l);
+	q = l.s[0] ? l.s[0] : "";
+	memset(&v, 0, sizeof(v));
+	if (http_query_param(q, "region", region, sizeof(region)) == HTTP_PARAM_FOUND &&
+	    region[0] != '\0')
+		v.region = region;
+	if (http_query_param(q, "lang", lang, sizeof(lang)) == HTTP_PARAM_FOUND &&
+	    lang[0] != '\0')
+		v.lang = lang;
+	v.accept = l.s[1];
+	if (l.s[2] != NULL)
+		(void)geo_set(&v.geo, l.s[2], l.s[3]);
+
+	text = fuzz_body(l.rest, l.rest_len);
+	if (text[0] == '\0')
+		builtin(&v);
+	/* resolve_document logs what does not parse: look first. */
+	doc = cJSON_Parse(text);
+	object = cJSON_IsObject(doc);
+	cJSON_Delete(doc);
+	if (object && (doc = resolve_document(text)) != NULL) {
+		differ(doc, &v);
+		cJSON_Delete(doc);
+	}
+	free(text);
+	fuzz_lines_free(&l);
+	return 0;
+}
