@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * property the header promises does not hold. */
 #define FUZZ_CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
-#define FUZZ_LINES_MAX 8
+#define FUZZ_LINES_MAX 12
 
 struct fuzz_lines {
 	char *s[FUZZ_LINES_MAX];      /* NULL: absent ("~" or missing) */
