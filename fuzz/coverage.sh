@@ -48,6 +48,7 @@ targets() {
 	geo) echo common/input/geo.c ;;
 	config) echo common/input/configdoc.c common/config/resolve.c ;;
 	prepared) echo common/config/prepare.c common/config/resolve.c ;;
+	proof) echo common/proof/proof.c common/proof/chain.c ;;
 	admin) echo common/admin/api_req.c ;;
 	*) echo "" ;;
 	esac
