@@ -383,9 +383,12 @@ proofs(const struct log *lg, cJSON *receipt)
 			/* a path with one digit changed, or one node short, proves nothing */
 			if (len > 0 && strcmp(d, digests[m]) == 0 &&
 			    proof_inclusion_ok(digests[m], m, n, (const char (*)[65])path, len, root)) {
-				path[len - 1][7] = path[len - 1][7] == 'a' ? 'b' : 'a';
+				char was = path[len - 1][7];
+
+				path[len - 1][7] = was == 'a' ? 'b' : 'a';
 				FUZZ_CHECK(!proof_inclusion_ok(digests[m], m, n,
 				    (const char (*)[65])path, len, root));
+				path[len - 1][7] = was;
 				FUZZ_CHECK(!proof_inclusion_ok(digests[m], m, n,
 				    (const char (*)[65])path, len - 1, root));
 			}
