@@ -10,7 +10,9 @@
  * entries left unsealed, and at most one change after sealing: a field of
  * an entry, a seal's root, prev, hash, tree_size or seq, an entry moved to
  * another seal.  The C code digests each entry as the export gives it
- * (proof_row_digest), seals (chain_seal), builds every inclusion proof and
+ * (proof_row_digest; and, where the row could be one the consent endpoint
+ * stores, as that entry, proof_entry_digest: the same digest), seals
+ * (chain_seal), builds every inclusion proof and
  * walks the chain (chain_walk, each leaf checked against its row):
  * unchanged, everything must verify and every proof hold; changed, the walk
  * must find a fault.
@@ -175,6 +177,141 @@ walk_leaves(void *arg, int64_t seq, struct chain_leaves *l)
 	return 0;
 }
 
+/* A text field of an entry from the row's member: 1 when it can be one
+ * (text or null). */
+static int
+entry_text(const cJSON *row, const char *name, const char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, name);
+
+	*out = cJSON_IsString(v) ? v->valuestring : NULL;
+	return cJSON_IsString(v) || cJSON_IsNull(v);
+}
+
+/* A store value of an entry from the row's member: 1 when it can be one. */
+static int
+entry_value(const cJSON *row, const char *name, struct store_value *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, name);
+
+	memset(out, 0, sizeof(*out));
+	if (cJSON_IsString(v)) {
+		out->type = SV_TEXT;
+		out->text = v->valuestring;
+	} else if (cJSON_IsBool(v)) {
+		out->type = SV_INT;
+		out->i = cJSON_IsTrue(v);
+	} else if (cJSON_IsNumber(v) && v->valuedouble == (double)(int64_t)v->valuedouble) {
+		out->type = SV_INT;
+		out->i = (int64_t)v->valuedouble;
+	} else if (cJSON_IsNumber(v)) {
+		out->type = SV_REAL;
+		out->r = v->valuedouble;
+	} else if (!cJSON_IsNull(v)) {
+		return 0;
+	}
+	return 1;
+}
+
+/* Where the row could be an entry the consent endpoint stores (its text
+ * fields text or null, categories an object, published_version a number,
+ * gpc 0 or 1), the entry's digest (proof_entry_digest, what the endpoint
+ * stores) is the row's (proof_row_digest, what verify and an export use). */
+static void
+entry_digest(const char *key, const cJSON *row)
+{
+	static const char *const values[] = { "event_action", "config_version", "region",
+	    "consent_model", "regulation", "time_to_action_ms", "interaction",
+	    "preferences_opened", "banner_load_time_ms", "banner_position", "page_url",
+	    "sdk_version", "language", "resolved_language" };
+	struct consent_entry e;
+	struct store_value *v[nitems(values)];
+	const cJSON *cats = cJSON_GetObjectItemCaseSensitive(row, "categories");
+	const cJSON *pv = cJSON_GetObjectItemCaseSensitive(row, "published_version");
+	const cJSON *gpc = cJSON_GetObjectItemCaseSensitive(row, "gpc");
+	char *cat_text, a[65], b[65];
+	int fits;
+
+	memset(&e, 0, sizeof(e));
+	v[0] = &e.event_action; v[1] = &e.config_version; v[2] = &e.region;
+	v[3] = &e.consent_model; v[4] = &e.regulation; v[5] = &e.time_to_action_ms;
+	v[6] = &e.interaction; v[7] = &e.preferences_opened; v[8] = &e.banner_load_time_ms;
+	v[9] = &e.banner_position; v[10] = &e.page_url; v[11] = &e.sdk_version;
+	v[12] = &e.language; v[13] = &e.resolved_language;
+	fits = cJSON_IsObject(cats) && cJSON_IsNumber(pv) &&
+	    pv->valuedouble == (double)(int64_t)pv->valuedouble &&
+	    (cJSON_IsBool(gpc) || (cJSON_IsNumber(gpc) && (gpc->valuedouble == 0 ||
+	    gpc->valuedouble == 1))) &&
+	    entry_text(row, "created_at", &e.created_at) &&
+	    entry_text(row, "anon_id_hash", &e.anon_id_hash) &&
+	    entry_text(row, "event_type", &e.event_type) &&
+	    entry_text(row, "browser", &e.browser) && entry_text(row, "os", &e.os) &&
+	    entry_text(row, "device_type", &e.device_type) &&
+	    entry_text(row, "country", &e.country) &&
+	    entry_text(row, "config_sha256", &e.config_sha256) &&
+	    entry_text(row, "builtin_sha256", &e.builtin_sha256);
+	for (size_t i = 0; fits && i < nitems(values); i++)
+		fits = entry_value(row, values[i], v[i]);
+	if (!fits)
+		return;
+	e.published_version = (int64_t)pv->valuedouble;
+	e.gpc = cJSON_IsTrue(gpc) || (cJSON_IsNumber(gpc) && gpc->valuedouble == 1);
+	FUZZ_CHECK((cat_text = cJSON_PrintUnformatted(cats)) != NULL);
+	e.categories = cat_text;
+	FUZZ_CHECK(proof_entry_digest(key, &e, a) == 0);
+	FUZZ_CHECK(proof_row_digest(key, row, b) == 0);
+	FUZZ_CHECK(strcmp(a, b) == 0);
+	cJSON_free(cat_text);
+}
+
+/* The row in another shape the store or an export may give: its members
+ * in reverse order, some dropped (absent is null), a number as the exact
+ * text SQLite's store hands out (cJSON raw): the same digest. */
+static void
+same_row(const char *key, const cJSON *row, const char *digest, unsigned how)
+{
+	cJSON *r = cJSON_CreateObject();
+	char d[65];
+
+	FUZZ_CHECK(r != NULL);
+	for (const cJSON *m = row->child; m != NULL; m = m->next) {
+		cJSON *c;
+		char num[64];
+
+		if ((how & 1) && cJSON_IsNull(m))
+			continue;
+		if ((how & 2) && cJSON_IsNumber(m)) {
+			snprintf(num, sizeof(num), "%.17g", m->valuedouble);
+			c = cJSON_CreateRaw(num);
+		} else {
+			c = cJSON_Duplicate(m, 1);
+		}
+		FUZZ_CHECK(c != NULL);
+		/* each member first: the row reversed */
+		FUZZ_CHECK(cJSON_AddItemToObject(r, m->string, c));
+		cJSON_DetachItemViaPointer(r, c);
+		FUZZ_CHECK(cJSON_InsertItemInArray(r, 0, c));
+	}
+	FUZZ_CHECK(proof_row_digest(key, r, d) == 0);
+	FUZZ_CHECK(strcmp(d, digest) == 0);
+	cJSON_Delete(r);
+}
+
+/* What the proof code refuses: a digest that is not 64 hex digits, a leaf
+ * past the tree. */
+static void
+refused(const char *const *digests, size_t n)
+{
+	const char *bad[2] = { digests[0], "not hex" };
+	char root[65], (*path)[65] = NULL;
+	size_t len;
+
+	FUZZ_CHECK(proof_tree_root(bad, 2, root) == -1);
+	FUZZ_CHECK(proof_inclusion(bad, 2, 0, &path, &len) == -1);
+	FUZZ_CHECK(proof_inclusion(digests, n, n, &path, &len) == -1);
+	FUZZ_CHECK(!proof_inclusion_ok("not hex", 0, 1, NULL, 0, digests[0]));
+}
+
 static void
 generate(struct gen *g, struct log *lg)
 {
@@ -194,12 +331,32 @@ generate(struct gen *g, struct log *lg)
 		FUZZ_CHECK(row != NULL);
 		created_at(g, t);
 		cJSON_AddStringToObject(row, "created_at", t);
+		/* Half the entries shaped as the consent endpoint stores them
+		 * (entry_digest then compares both digests), half anything. */
+		int shaped = byte(g) & 1;
+
 		for (size_t f = 2; f < PROOF_FIELDS; f++) {
-			cJSON *v = f == 3 && (byte(g) & 1) ? categories(g) : value(g);
+			const char *name = proof_field_names[f];
+			cJSON *v;
+
+			if (f == 3 && (shaped || (byte(g) & 1)))
+				v = categories(g);
+			else if (shaped && strcmp(name, "published_version") == 0)
+				v = cJSON_CreateNumber(byte(g));
+			else if (shaped && strcmp(name, "gpc") == 0)
+				v = cJSON_CreateBool(byte(g) & 1);
+			else if (shaped && strstr(" anon_id_hash event_type browser os device_type "
+			    "country config_sha256 builtin_sha256 ", name) != NULL &&
+			    name[0] != '\0')
+				v = byte(g) & 1 ? text(g) : cJSON_CreateNull();
+			else
+				v = value(g);
 			FUZZ_CHECK(v != NULL);
 			cJSON_AddItemToObject(row, proof_field_names[f], v);
 		}
 		FUZZ_CHECK(proof_row_digest(lg->key, row, d) == 0);
+		entry_digest(lg->key, row);
+		same_row(lg->key, row, d, byte(g));
 		cJSON_AddStringToObject(row, "digest", d);
 		lg->rows[i] = row;
 	}
@@ -231,6 +388,8 @@ generate(struct gen *g, struct log *lg)
 		FUZZ_CHECK(chain_seal(lg->key, digests, n, &s, hash) == 0);
 		FUZZ_CHECK(s.tree_size == (int64_t)n);
 		FUZZ_CHECK(proof_tree_root(digests, n, root) == 0 && strcmp(root, s.root) == 0);
+		if (lg->nseals == 1)
+			refused(digests, n);
 		row = cJSON_CreateObject();
 		FUZZ_CHECK(row != NULL);
 		cJSON_AddNumberToObject(row, "seq", (double)s.seq);
@@ -488,6 +647,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = chain_walk(lg.key, lg.seals, lg.head, walk_leaves, &lg, &w);
 	FUZZ_CHECK(rc == 0 || rc == 1);
 	walk_in_steps(&lg, 1 + byte(&g) % 8, &w, rc);
+	{
+		char fault[256];
+
+		chain_fault_text(&w, "entries", fault, sizeof(fault));
+		FUZZ_CHECK((w.fault == CHAIN_OK) == (fault[0] == '\0'));
+	}
 	if (!changed) {
 		FUZZ_CHECK(rc == 0 && w.fault == CHAIN_OK);
 		FUZZ_CHECK(w.found_head);
