@@ -104,7 +104,8 @@ build() {
 flags() {
 	case $1 in
 	consent|scripts|admin) echo "-dict=fuzz/json.dict -max_len=16384" ;;
-	config) echo "-dict=fuzz/json.dict -max_len=32768" ;;
+	config|prepared) echo "-dict=fuzz/json.dict -max_len=32768" ;;
+	proof) echo "-max_len=4096" ;;
 	query|ua) echo "-dict=fuzz/text.dict -max_len=9000" ;;
 	*) echo "-dict=fuzz/text.dict -max_len=1024" ;;
 	esac
