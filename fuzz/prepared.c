@@ -14,6 +14,10 @@
  * the query string (region=, lang=), line 2 Accept-Language, line 3 the
  * country, line 4 the subdivision ("~": absent), then the document's JSON
  * text.  A document that publishing refuses is only checked to be refused.
+ * A query parameter fuzz_oom=N (not one the endpoint knows) makes the N-th
+ * cJSON allocation from there on fail, and every one after it: then
+ * nothing is compared, but nothing may crash or leak on the way out of
+ * memory (LeakSanitizer).
  */
 #include <string.h>
 
@@ -24,6 +28,55 @@
 #include "fuzz.h"
 #include "http/http.h"
 #include "input/geo.h"
+
+/* cJSON's allocations, failing from the oom_at-th on (0: never). */
+static unsigned long oom_at, allocs;
+
+static void *
+counted_malloc(size_t n)
+{
+	if (oom_at != 0 && ++allocs >= oom_at)
+		return NULL;
+	return malloc(n);
+}
+
+/* Publishing and answering with allocations failing: whatever comes back
+ * is released, nothing is checked but the sanitizers'. */
+static void
+out_of_memory(cJSON *doc, const struct visitor *v)
+{
+	struct site_facts facts = { "Fuzz site", 0, 7, 0 };
+	char name[] = "Fuzz site";
+	struct publish pub;
+	struct publish_check why;
+	struct site site;
+	struct served sv;
+	const char *region, *lang;
+	cJSON *skel;
+
+	if (publish_prepare(doc, &pub, &why) == PUBLISH_OK) {
+		cJSON_Delete(resolve_config(doc, v, &facts));
+		if (pub.prep.rows.skeleton != NULL &&
+		    (skel = resolve_document(pub.prep.rows.skeleton)) != NULL) {
+			if (resolve_pick(skel, v, &region, &lang) == 0 && pub.prep.rows.n > 0)
+				cJSON_Delete(resolve_stored(pub.text, pub.prep.rows.script_rules,
+				    pub.prep.rows.a[0].answer, &facts));
+			cJSON_Delete(skel);
+		}
+		memset(&site, 0, sizeof(site));
+		site.name = name;
+		site.document = pub.text;
+		if (prepare_site(&site, &sv) == 0)
+			cJSON_Delete(prepare_answer(NULL, &site, &sv, v));
+		prepare_site_free(&sv);
+	}
+	publish_free(&pub);
+	memset(&site, 0, sizeof(site));
+	site.name = name;
+	if (prepare_site(&site, &sv) == 0)
+		cJSON_Delete(prepare_answer(NULL, &site, &sv, v));
+	prepare_site_free(&sv);
+}
 
 /* The printed 200 body; FUZZ_CHECK that it could be made. */
 static char *
@@ -153,14 +206,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_lines l;
 	struct visitor v;
-	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1];
+	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1], oom[16];
+	static cJSON_Hooks hooks = { counted_malloc, free };
+	unsigned long want_oom;
 	const char *q;
 	char *text;
 	cJSON *doc;
 	int object;
 
+	if (hooks.malloc_fn != NULL) {
+		cJSON_InitHooks(&hooks);
+		hooks.malloc_fn = NULL;
+	}
 	fuzz_split(data, size, 4, &l);
 	q = l.s[0] ? l.s[0] : "";
+	want_oom = 0;
+	if (http_query_param(q, "fuzz_oom", oom, sizeof(oom)) == HTTP_PARAM_FOUND)
+		want_oom = strtoul(oom, NULL, 10) % 10000000;
 	memset(&v, 0, sizeof(v));
 	if (http_query_param(q, "region", region, sizeof(region)) == HTTP_PARAM_FOUND &&
 	    region[0] != '\0')
@@ -180,7 +242,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	object = cJSON_IsObject(doc);
 	cJSON_Delete(doc);
 	if (object && (doc = resolve_document(text)) != NULL) {
-		differ(doc, &v);
+		if (want_oom != 0) {
+			allocs = 0;
+			oom_at = want_oom;
+			out_of_memory(doc, &v);
+			oom_at = 0;
+		} else {
+			differ(doc, &v);
+		}
 		cJSON_Delete(doc);
 	}
 	free(text);
