@@ -8,7 +8,9 @@
  * resolve_stored, or, without a prepared row, resolves the stored text now
  * (resolve_config).  The two must be the same bytes, and the same as
  * resolving the document before it was printed.  t0215 checks this on
- * fixed documents and visitors; here both are fuzzed.
+ * fixed documents and visitors; here both are fuzzed.  Then the same through
+ * a SQLite store, as the endpoint reads it: published with its answers,
+ * read back (store_site_get, prepare_site, prepare_answer).
  *
  * Input (the config harness's format, so its corpus seeds this one): line 1
  * the query string (region=, lang=), line 2 Accept-Language, line 3 the
@@ -19,7 +21,9 @@
  * nothing is compared, but nothing may crash or leak on the way out of
  * memory (LeakSanitizer).
  */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "admin/publish.h"
 #include "base/limits.h"
@@ -28,6 +32,7 @@
 #include "fuzz.h"
 #include "http/http.h"
 #include "input/geo.h"
+#include "store/store_admin.h"
 
 /* cJSON's allocations, failing from the oom_at-th on (0: never). */
 static unsigned long oom_at, allocs;
@@ -89,6 +94,86 @@ printed(cJSON *body)
 	FUZZ_CHECK(s != NULL);
 	cJSON_Delete(body);
 	return s;
+}
+
+/*
+ * A SQLite database of one site, "fuzz", for the stored answers: made in
+ * $TMPDIR (else /tmp) at the first input, made anew every 500 inputs (every
+ * publish adds a version), removed at exit.
+ */
+static struct store *st;
+static char st_path[4096];
+static unsigned st_uses;
+
+static void
+store_gone(void)
+{
+	if (st != NULL)
+		store_close(st);
+	st = NULL;
+	if (st_path[0] != '\0') {
+		char side[4200];
+		unlink(st_path);
+		snprintf(side, sizeof(side), "%s-wal", st_path);
+		unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", st_path);
+		unlink(side);
+	}
+}
+
+static struct store *
+store(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	int64_t from;
+
+	if (st != NULL && ++st_uses < 500)
+		return st;
+	if (st_path[0] == '\0')
+		atexit(store_gone);
+	store_gone();
+	st_uses = 0;
+	snprintf(st_path, sizeof(st_path), "%s/fuzz-prepared-%ld.db", tmp ? tmp : "/tmp",
+	    (long)getpid());
+	FUZZ_CHECK(store_open(&st, st_path, STORE_CREATE) == STORE_OK);
+	FUZZ_CHECK(store_init(st, &from) == STORE_OK);
+	FUZZ_CHECK(store_site_add(st, "fuzz", "Fuzz site", 0, -1, NULL, 0) == STORE_OK);
+	return st;
+}
+
+/* Through the store as the config endpoint does it: published (its
+ * answers stored), then read back (store_site_get, prepare_site) and
+ * answered (prepare_answer: the stored row for the pick, else the
+ * document resolved now), which is the stored text resolved now. */
+static void
+through_store(const struct publish *pub, const struct visitor *v)
+{
+	struct store *db = store();
+	struct site site;
+	struct served sv;
+	struct site_facts facts;
+	int64_t version;
+	cJSON *doc;
+	char *want, *got;
+
+	FUZZ_CHECK(publish_store(db, "fuzz", pub, NULL, &version) == PUBLISH_OK);
+	FUZZ_CHECK(store_site_get(db, "fuzz", &site) == STORE_OK);
+	FUZZ_CHECK(site.version == version && site.document != NULL);
+	FUZZ_CHECK(prepare_site(&site, &sv) == 0);
+	FUZZ_CHECK(sv.prepared == (pub->prep.rows.skeleton != NULL));
+	got = printed(prepare_answer(db, &site, &sv, v));
+	facts.name = site.name;
+	facts.free_tier = site.free_tier;
+	facts.version = site.version;
+	facts.doc_is_builtin = 0;
+	FUZZ_CHECK((doc = resolve_document(site.document)) != NULL);
+	want = printed(resolve_config(doc, v, &facts));
+	FUZZ_CHECK(strcmp(got, want) == 0);
+	cJSON_free(got);
+	cJSON_free(want);
+	cJSON_Delete(doc);
+	prepare_site_free(&sv);
+	store_site_clear(&site);
 }
 
 /* The stored row for region and lang, or NULL. */
@@ -194,6 +279,7 @@ differ(cJSON *doc, const struct visitor *v)
 		cJSON_Delete(skel);
 	}
 	served(pub.text, NULL, v, &facts, fresh);
+	through_store(&pub, v);
 	served(pub.text, other, v, &facts, fresh);
 	cJSON_free(direct);
 	cJSON_free(fresh);
