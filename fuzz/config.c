@@ -15,6 +15,7 @@
 
 #include "admin/publish.h"
 #include "fuzz.h"
+#include "visitor.h"
 #include "input/geo.h"
 #include "http/http.h"
 #include "base/limits.h"
@@ -44,13 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_split(data, size, 4, &l);
 	q = l.s[0] ? l.s[0] : "";
-	memset(&v, 0, sizeof(v));
-	if (http_query_param(q, "region", region, sizeof(region)) == HTTP_PARAM_FOUND &&
-	    region[0] != '\0')
-		v.region = region;
-	if (http_query_param(q, "lang", lang, sizeof(lang)) == HTTP_PARAM_FOUND &&
-	    lang[0] != '\0')
-		v.lang = lang;
+	fuzz_visitor_query(q, &v, region, lang);
 	v.accept = l.s[1];
 	if (v.region == NULL) {
 		unsetenv("CONSENT_COUNTRY_HEADER");

@@ -79,15 +79,6 @@ no_read(void *arg, char *buf, size_t n)
 }
 
 static int
-no_write(void *arg, const char *buf, size_t n)
-{
-	(void)arg;
-	(void)buf;
-	(void)n;
-	return 0;
-}
-
-static int
 upper_alnum(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -96,7 +87,7 @@ upper_alnum(char c)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct io_source fcgi = { env_param, no_read, no_write, NULL };
+	static const struct io_source fcgi = { env_param, no_read, fuzz_no_write, NULL };
 	struct fuzz_lines l;
 	struct geo g, again;
 	char db[4096];

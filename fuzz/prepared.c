@@ -30,6 +30,7 @@
 #include "config/prepare.h"
 #include "config/resolve.h"
 #include "fuzz.h"
+#include "visitor.h"
 #include "http/http.h"
 #include "input/geo.h"
 #include "store/store_admin.h"
@@ -309,13 +310,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	want_oom = 0;
 	if (http_query_param(q, "fuzz_oom", oom, sizeof(oom)) == HTTP_PARAM_FOUND)
 		want_oom = strtoul(oom, NULL, 10) % 10000000;
-	memset(&v, 0, sizeof(v));
-	if (http_query_param(q, "region", region, sizeof(region)) == HTTP_PARAM_FOUND &&
-	    region[0] != '\0')
-		v.region = region;
-	if (http_query_param(q, "lang", lang, sizeof(lang)) == HTTP_PARAM_FOUND &&
-	    lang[0] != '\0')
-		v.lang = lang;
+	fuzz_visitor_query(q, &v, region, lang);
 	v.accept = l.s[1];
 	if (l.s[2] != NULL)
 		(void)geo_set(&v.geo, l.s[2], l.s[3]);
