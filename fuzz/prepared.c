@@ -35,17 +35,6 @@
 #include "input/geo.h"
 #include "store/store_admin.h"
 
-/* cJSON's allocations, failing from the oom_at-th on (0: never). */
-static unsigned long oom_at, allocs;
-
-static void *
-counted_malloc(size_t n)
-{
-	if (oom_at != 0 && ++allocs >= oom_at)
-		return NULL;
-	return malloc(n);
-}
-
 /* Publishing and answering with allocations failing: whatever comes back
  * is released, nothing is checked but the sanitizers'. */
 static void
@@ -294,17 +283,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_lines l;
 	struct visitor v;
 	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1], oom[16];
-	static cJSON_Hooks hooks = { counted_malloc, free };
 	unsigned long want_oom;
 	const char *q;
 	char *text;
 	cJSON *doc;
 	int object;
 
-	if (hooks.malloc_fn != NULL) {
-		cJSON_InitHooks(&hooks);
-		hooks.malloc_fn = NULL;
-	}
 	fuzz_split(data, size, 4, &l);
 	q = l.s[0] ? l.s[0] : "";
 	want_oom = 0;
@@ -324,10 +308,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cJSON_Delete(doc);
 	if (object && (doc = resolve_document(text)) != NULL) {
 		if (want_oom != 0) {
-			allocs = 0;
-			oom_at = want_oom;
+			fuzz_cjson_fail_from(want_oom);
 			out_of_memory(doc, &v);
-			oom_at = 0;
+			fuzz_cjson_fail_from(0);
 		} else {
 			differ(doc, &v);
 		}
