@@ -9,12 +9,15 @@
  *
  * Input: line 1 the query string, line 2 Accept-Language, line 3
  * HTTP_CF_IPCOUNTRY, line 4 HTTP_CF_REGION_CODE ("~": absent), then the
- * published document's JSON text.
+ * published document's JSON text.  A query parameter fuzz_oom=N (none the
+ * endpoint knows) makes cJSON's N-th allocation on fail while the document
+ * is checked and resolved: nothing is checked then but the sanitizers.
  */
 #include <string.h>
 
 #include "admin/publish.h"
 #include "fuzz.h"
+#include "visitor.h"
 #include "input/geo.h"
 #include "http/http.h"
 #include "base/limits.h"
@@ -35,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_lines l;
 	struct visitor v;
 	struct site_facts site = { "Fuzz site", 1, 3, 0 };
-	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1];
+	char region[TOKEN_MAX + 1], lang[LANG_TAG_MAX + 1], oom[16];
 	struct publish_check why;
 	const char *q;
 	char *text, *out;
@@ -44,13 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_split(data, size, 4, &l);
 	q = l.s[0] ? l.s[0] : "";
-	memset(&v, 0, sizeof(v));
-	if (http_query_param(q, "region", region, sizeof(region)) == HTTP_PARAM_FOUND &&
-	    region[0] != '\0')
-		v.region = region;
-	if (http_query_param(q, "lang", lang, sizeof(lang)) == HTTP_PARAM_FOUND &&
-	    lang[0] != '\0')
-		v.lang = lang;
+	fuzz_visitor_query(q, &v, region, lang);
 	v.accept = l.s[1];
 	if (v.region == NULL) {
 		unsetenv("CONSENT_COUNTRY_HEADER");
@@ -66,7 +63,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	doc = cJSON_Parse(text);
 	valid = cJSON_IsObject(doc);
 	cJSON_Delete(doc);
-	if (valid && (doc = resolve_document(text)) != NULL) {
+	if (valid && http_query_param(q, "fuzz_oom", oom, sizeof(oom)) == HTTP_PARAM_FOUND &&
+	    (doc = resolve_document(text)) != NULL) {
+		fuzz_cjson_fail_from(strtoul(oom, NULL, 10) % 10000000 + 1);
+		(void)publish_check(doc, &why);
+		cJSON_Delete(resolve_config(doc, &v, &site));
+		fuzz_cjson_fail_from(0);
+		cJSON_Delete(doc);
+	} else if (valid && (doc = resolve_document(text)) != NULL) {
 		valid = publish_check(doc, &why);
 		FUZZ_CHECK(valid == 0 || valid == -1);
 		FUZZ_CHECK(strnlen(why.message, sizeof(why.message)) < sizeof(why.message));

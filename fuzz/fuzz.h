@@ -19,13 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Stop the run (libFuzzer, ASan and replay.c all report an abort) when a
  * property the header promises does not hold. */
 #define FUZZ_CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
-#define FUZZ_LINES_MAX 8
+#define FUZZ_LINES_MAX 12
 
 struct fuzz_lines {
 	char *s[FUZZ_LINES_MAX];      /* NULL: absent ("~" or missing) */
@@ -94,6 +96,45 @@ fuzz_body(const uint8_t *p, size_t len)
 		memcpy(b, p, len);
 	b[len] = '\0';
 	return b;
+}
+
+/* cJSON's allocations, counted; from the fuzz_oom_at-th on they fail
+ * (0: none does). */
+static unsigned long fuzz_oom_at, fuzz_allocs;
+
+static inline void *
+fuzz_counted_malloc(size_t n)
+{
+	if (fuzz_oom_at != 0 && ++fuzz_allocs >= fuzz_oom_at)
+		return NULL;
+	return malloc(n);
+}
+
+/* From now on, cJSON's n-th allocation and every one after it fail (n 0:
+ * none), so that a harness runs the code's out-of-memory exits under
+ * LeakSanitizer.  The first call installs the counting allocator. */
+static inline void
+fuzz_cjson_fail_from(unsigned long n)
+{
+	static int hooked;
+
+	if (!hooked) {
+		cJSON_Hooks h = { fuzz_counted_malloc, free };
+		cJSON_InitHooks(&h);
+		hooked = 1;
+	}
+	fuzz_allocs = 0;
+	fuzz_oom_at = n;
+}
+
+/* An io_source write (base/io.h) for a harness that answers nothing. */
+static inline int
+fuzz_no_write(void *arg, const char *buf, size_t n)
+{
+	(void)arg;
+	(void)buf;
+	(void)n;
+	return 0;
 }
 
 #endif

@@ -4,6 +4,7 @@
  * config's content.translations, which publish-time checks leave free),
  * line 2 the lang parameter, line 3 Accept-Language, line 4 the region's
  * default language, line 5 the content default ("~" or missing: NULL).
+ * lang_direction() then gets line 2, line 3 and the key picked.
  */
 #include "fuzz.h"
 #include "input/lang.h"
@@ -19,6 +20,14 @@ alpha_tag(const char *s)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
 			return 0;
 	return n >= 1 && n <= 8;
+}
+
+static void
+direction(const char *tag)
+{
+	const char *d = lang_direction(tag);
+
+	FUZZ_CHECK(strcmp(d, "ltr") == 0 || strcmp(d, "rtl") == 0);
 }
 
 int
@@ -45,6 +54,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	rc = lang_negotiate((const char *const *)avail, n, l.s[1], l.s[2], l.s[3], l.s[4]);
 	FUZZ_CHECK(rc >= -1 && rc < (int)n);
+	/* the direction of any tag, the one picked included */
+	direction(l.s[1]);
+	direction(l.s[2]);
+	if (rc >= 0)
+		direction(avail[rc]);
 	/* a plain key (1-8 letters) asked for by name always matches */
 	if (l.s[1] != NULL && n > 0 && strcmp(l.s[1], avail[0]) == 0 && alpha_tag(avail[0]))
 		FUZZ_CHECK(rc != -1);

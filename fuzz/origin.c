@@ -4,7 +4,8 @@
  * unvalidated).
  *
  * Input: line 1 the Origin header ("~": absent), line 2 a domain as an
- * operator types it to `consentctl domain add`.
+ * operator types it to `consentctl domain add`.  Line 2 is also a script's
+ * host as a scripts report gives it (origin_script_host).
  */
 #include "fuzz.h"
 #include "http/http.h"
@@ -47,6 +48,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(origin_matches(host, host) == 1);
 	} else {
 		FUZZ_CHECK(host[0] == '\0');
+	}
+
+	/* a script's host: lower case, no port, no trailing dot; stable */
+	if (origin_script_host(l.s[1], dom) == 0) {
+		check_host(dom);
+		FUZZ_CHECK(origin_script_host(dom, again) == 0 && strcmp(dom, again) == 0);
+	} else {
+		FUZZ_CHECK(dom[0] == '\0');
 	}
 
 	drc = origin_normalise_domain(l.s[1], dom);

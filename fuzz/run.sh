@@ -9,8 +9,10 @@
 # fuzz/out/crashes/H/, each run's output in fuzz/out/logs/H.log, and one
 # line per harness in fuzz/out/summary.txt:
 #
-#   query    seconds=60 execs=1234567 corpus=210 crash=no
+#   query    seconds=60 execs=1234567 corpus=210 crash=no cpu=58
 #
+# (cpu: the fuzzer's user+system seconds, when /usr/bin/time is there; on a
+# shared or niced machine it is less than the seconds asked for.)
 # Exit status 1 when any harness found a crash (or a leak, timeout or
 # out-of-memory, which libFuzzer reports the same way), 2 when the build
 # fails.  Harnesses: query consent scripts lang origin ua geo config admin
@@ -22,6 +24,9 @@
 #   FUZZ_FLAGS    more libFuzzer flags, e.g. "-only_ascii=1"
 #   FUZZ_NO_LEAKS 1: leaks are not findings (to fuzz past a known leak
 #                 until it is fixed; crashes still are)
+#   FUZZ_MERGE    1: after the run, minimise the committed seeds and the
+#                 grown corpus with -merge=1 into fuzz/corpus/H/ (what
+#                 fuzz/depth.sh does after each long run)
 set -u
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -99,7 +104,8 @@ build() {
 flags() {
 	case $1 in
 	consent|scripts|admin) echo "-dict=fuzz/json.dict -max_len=16384" ;;
-	config) echo "-dict=fuzz/json.dict -max_len=32768" ;;
+	config|prepared) echo "-dict=fuzz/json.dict -max_len=32768" ;;
+	proof) echo "-max_len=4096" ;;
 	query|ua) echo "-dict=fuzz/text.dict -max_len=9000" ;;
 	*) echo "-dict=fuzz/text.dict -max_len=1024" ;;
 	esac
@@ -111,10 +117,13 @@ run() { # harness: runs it, writes $OUT/logs/H.result
 	set -- "$OUT/corpus/$h" "fuzz/corpus/$h"
 	[ -d "tests/fuzz-regressions/$h" ] && set -- "$@" "tests/fuzz-regressions/$h"
 	before=$(ls "$OUT/crashes/$h" | wc -l)
+	timer=""
+	[ -x /usr/bin/time ] && timer="/usr/bin/time -f %U+%S -o $OUT/logs/$h.cpu"
+	rm -f "$OUT/logs/$h.cpu"
 	# shellcheck disable=SC2046,SC2086
 	ASAN_OPTIONS=detect_leaks=$leaks \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	"$B/fuzz-$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	$timer "$B/fuzz-$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 	    -detect_leaks=$leaks \
 	    -print_final_stats=1 -artifact_prefix="$OUT/crashes/$h/" \
 	    $(flags "$h") ${FUZZ_FLAGS:-} "$@" > "$OUT/logs/$h.log" 2>&1
@@ -125,9 +134,29 @@ run() { # harness: runs it, writes $OUT/logs/H.result
 	if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
 		crash="yes ($(ls -t "$OUT/crashes/$h" | head -n 1 | sed "s|^|$OUT/crashes/$h/|"))"
 	fi
-	printf '%-8s seconds=%s execs=%s corpus=%s crash=%s\n' "$h" "$secs" \
+	cpu=$(awk -F+ '/^[0-9.]+\+[0-9.]+$/ { c = sprintf("%d", $1 + $2) } END { printf "%s", c }' \
+	    "$OUT/logs/$h.cpu" 2>/dev/null)
+	if [ "${FUZZ_MERGE:-0}" = 1 ] && [ "$crash" = no ]; then
+		merge "$h" || crash="yes (merge failed: $OUT/logs/$h.merge.log)"
+	fi
+	printf '%-8s seconds=%s execs=%s corpus=%s crash=%s%s\n' "$h" "$secs" \
 	    "${execs:-0}" "$(ls "$OUT/corpus/$h" | wc -l | tr -d ' ')" "$crash" \
-	    > "$OUT/logs/$h.result"
+	    "${cpu:+ cpu=$cpu}" > "$OUT/logs/$h.result"
+}
+
+# Minimise the committed seeds and the grown corpus into a fresh folder
+# (-merge=1 keeps the smallest inputs that reach every feature), which then
+# replaces fuzz/corpus/H/.
+merge() { # harness
+	rm -rf "$OUT/merge/$1"
+	mkdir -p "$OUT/merge/$1"
+	# shellcheck disable=SC2046
+	ASAN_OPTIONS=detect_leaks=0 "$B/fuzz-$1" -merge=1 -timeout=10 -rss_limit_mb=2048 \
+	    $(flags "$1") "$OUT/merge/$1" "fuzz/corpus/$1" "$OUT/corpus/$1" \
+	    > "$OUT/logs/$1.merge.log" 2>&1 || return 1
+	[ -n "$(ls "$OUT/merge/$1")" ] || return 1
+	rm -rf "fuzz/corpus/$1"
+	mv "$OUT/merge/$1" "fuzz/corpus/$1"
 }
 
 mkdir -p "$OUT/logs"

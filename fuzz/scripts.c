@@ -4,6 +4,8 @@
  * the body, the tracker database) against the built-in config.
  *
  * Input: line 1 the query string, then the request body (NUL bytes kept).
+ * Line 1 is also looked up as a domain in the tracker database
+ * (tracker_match), as the report's domains are.
  */
 #include <string.h>
 
@@ -11,10 +13,34 @@
 #include "endpoint/request.h"
 #include "config/resolve.h"
 #include "endpoint/scripts_req.h"
+#include "input/tracker.h"
 #include "input/valid.h"
 
 static cJSON *doc;                 /* the built-in defaults */
 static struct scripts_report rep;  /* as large as in cgi-bin/scripts: static */
+
+/* tracker.h: a match names the domain itself or a parent, ending it at a
+ * label (a trailing dot aside), and a category. */
+static void
+tracker(const char *domain)
+{
+	const char *entry = NULL, *cat;
+	size_t dl, el;
+
+	FUZZ_CHECK(tracker_count() > 0);
+	if ((cat = tracker_match(domain, &entry)) == NULL) {
+		FUZZ_CHECK(entry == NULL);
+		return;
+	}
+	FUZZ_CHECK(cat[0] != '\0' && entry != NULL);
+	FUZZ_CHECK(tracker_category(domain) == cat);
+	dl = strlen(domain);
+	if (dl > 0 && domain[dl - 1] == '.')
+		dl--;
+	el = strlen(entry);
+	FUZZ_CHECK(el <= dl && memcmp(domain + dl - el, entry, el) == 0 &&
+	    (el == dl || domain[dl - el - 1] == '.'));
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,6 +54,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (doc == NULL && (doc = resolve_document(NULL)) == NULL)
 		abort();
 	fuzz_split(data, size, 1, &l);
+	tracker(l.s[0]);
 	buf = fuzz_body(l.rest, l.rest_len);
 	if ((body = valid_parse_body(buf, l.rest_len)) == NULL)
 		goto out;

@@ -200,7 +200,9 @@ resolve_language(const cJSON *doc, const cJSON *region, const struct visitor *v)
 	return content_default ? content_default : "en";
 }
 
-/* Copy every string member of src into dst, replacing what dst had. */
+/* Copy every string member of src into dst, replacing what dst had (in
+ * its place).  0, or -1 when memory runs out (dst then holds part of src,
+ * nothing is leaked). */
 static int
 overlay_strings(cJSON *dst, const cJSON *src)
 {
@@ -209,13 +211,23 @@ overlay_strings(cJSON *dst, const cJSON *src)
 	EACH(e, src) {
 		if (e->string == NULL || !cJSON_IsString(e))
 			continue;
-		cJSON *s = cJSON_CreateString(e->valuestring);
+		cJSON *s = cJSON_CreateString(e->valuestring), *old;
 		if (s == NULL)
 			return -1;
-		if (cJSON_GetObjectItemCaseSensitive(dst, e->string) != NULL)
-			cJSON_ReplaceItemInObjectCaseSensitive(dst, e->string, s);
-		else
-			cJSON_AddItemToObject(dst, e->string, s);
+		if ((old = cJSON_GetObjectItemCaseSensitive(dst, e->string)) != NULL) {
+			/* cJSON_ReplaceItemInObject would name s with a copy it
+			 * does not check (cJSON 1.7.15): name it here. */
+			size_t n = strlen(e->string) + 1;
+			if ((s->string = cJSON_malloc(n)) == NULL) {
+				cJSON_Delete(s);
+				return -1;
+			}
+			memcpy(s->string, e->string, n);
+			cJSON_ReplaceItemViaPointer(dst, old, s);
+		} else if (!cJSON_AddItemToObject(dst, e->string, s)) {
+			cJSON_Delete(s);
+			return -1;
+		}
 	}
 	return 0;
 }
