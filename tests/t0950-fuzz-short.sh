@@ -4,7 +4,7 @@
 # FUZZ_SECONDS, two at a time, through fuzz/run.sh; a harness passes when it
 # ran, executed inputs and found no crash, leak, timeout or out-of-memory.
 #
-# `make check` sets FUZZ_SECONDS=25 (FUZZ_CHECK_SECONDS) for its plain pass; `make test`, the
+# `make check` sets FUZZ_SECONDS=15 (FUZZ_CHECK_SECONDS) for its plain pass; `make test`, the
 # sanitized pass and `make valgrind` leave it unset, and this test skips.
 # A finding is kept in fuzz/out/crashes/HARNESS/: save it under
 # tests/fuzz-regressions/HARNESS/ with the fix (fuzz/README.md).
