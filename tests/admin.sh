@@ -102,6 +102,15 @@ sign_in() {
 	fi
 }
 
+# On PostgreSQL the setup token's folder is CONSENT_DATA_DIR (there is no
+# database file to put it beside), and consentctl init makes the schema
+# first, as an installation does.  Nothing on SQLite.
+admin_store_prepare() {
+	store_is_postgres || return 0
+	export CONSENT_DATA_DIR=$T
+	ctl init > /dev/null
+}
+
 admin_setup() {
 	local _token
 	COOKIE= CSRF= api GET setup

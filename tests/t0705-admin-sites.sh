@@ -4,11 +4,7 @@
 . "$TOP/tests/admin.sh"
 
 PW=Owner-pass-9x7kq!
-if store_is_postgres; then
-	# The setup token's folder: no database file to put it beside.
-	export CONSENT_DATA_DIR=$T
-	ctl init > /dev/null
-fi
+admin_store_prepare
 admin_setup owner "$PW" || exit 1
 OWNER_COOKIE=$COOKIE OWNER_CSRF=$CSRF
 as() { eval "COOKIE=\$${1}_COOKIE CSRF=\$${1}_CSRF"; }

@@ -11,10 +11,7 @@ use_test_clock
 NOW=$(date +%s)
 export CONSENT_TEST_NOW=$NOW
 PW=Owner-pass-9x7kq!
-if store_is_postgres; then
-	export CONSENT_DATA_DIR=$T
-	ctl init > /dev/null
-fi
+admin_store_prepare
 admin_setup owner "$PW" || exit 1
 OWNER_COOKIE=$COOKIE OWNER_CSRF=$CSRF
 if store_is_postgres; then

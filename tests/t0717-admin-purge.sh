@@ -10,10 +10,7 @@
 . "$TOP/tests/ctl-helpers.sh"
 
 PW=Owner-pass-9x7kq!
-if store_is_postgres; then
-	export CONSENT_DATA_DIR=$T
-	ctl init > /dev/null
-fi
+admin_store_prepare
 admin_setup owner "$PW" || exit 1
 site shop
 ctl site add other --name Other --domain other.example > /dev/null
