@@ -17,6 +17,15 @@
 # is kept as tests/fuzz-regressions/stores/SEED.ops (replayed here every
 # run, with the fix).  STORE_SEED=N replays one seed.
 #
+# STORE_SECONDS=N (the long run, outside make check): new sequences, seed
+# after seed from the first, until N seconds have passed; each run appends
+# one line to the ledger fuzz/stores.txt (committed):
+#
+#   DATE WALL-SECONDS CPU-SECONDS SEQUENCES OPERATIONS FIRST-SEED DIFFERED
+#
+# (CPU: this script's children, the two builds' programs and the shell
+# tools; the PostgreSQL server's and pgbouncer's own time is not counted.)
+#
 # It needs the PostgreSQL pass (make test-pg, make check's third pass) and
 # the SQLite build beside it; otherwise it skips.
 . "$(dirname "$0")/setup.sh"
@@ -174,12 +183,35 @@ done
 [ -n "${STORE_KEEP:-}" ] && trap 'cp "$T/sqlite.out" "$T/pg.out" "$STORE_KEEP"/ 2>/dev/null; _cleanup' EXIT
 seed=${STORE_SEED:-$(( $(date +%s) % 100000 ))}
 ops=${STORE_OPS:-60}
-gen "$seed" "$ops" > "$T/seq.ops"
-fresh
-if d=$(compare "$T/seq.ops"); then
-	ok "store differential: seed $seed, $ops operations ($(grep -c '^== ' "$T/sqlite.out") answers): both stores answer the same"
-else
-	mkdir -p "$TOP/fuzz/out/stores"
-	cp "$T/seq.ops" "$TOP/fuzz/out/stores/$seed.ops"
-	notok "store differential: seed $seed ($ops operations; kept in fuzz/out/stores/$seed.ops, save it under tests/fuzz-regressions/stores/): the stores differ: $d"
+secs=${STORE_SECONDS:-0}
+case $secs in ''|*[!0-9]*) notok "store differential: STORE_SECONDS=$secs is not a number of seconds"; exit 0 ;; esac
+first=$seed started=$(date +%s) seqs=0 answers=0 differed=0
+while :; do
+	gen "$seed" "$ops" > "$T/seq.ops"
+	fresh
+	seqs=$((seqs + 1))
+	if d=$(compare "$T/seq.ops"); then
+		n=$(grep -c '^== ' "$T/sqlite.out")
+		answers=$((answers + n))
+		[ "$secs" -eq 0 ] && ok "store differential: seed $seed, $ops operations ($n answers): both stores answer the same"
+	else
+		differed=$((differed + 1))
+		mkdir -p "$TOP/fuzz/out/stores"
+		cp "$T/seq.ops" "$TOP/fuzz/out/stores/$seed.ops"
+		notok "store differential: seed $seed ($ops operations; kept in fuzz/out/stores/$seed.ops, save it under tests/fuzz-regressions/stores/): the stores differ: $d"
+	fi
+	[ $(($(date +%s) - started)) -lt "$secs" ] || break
+	seed=$((seed + 1))
+done
+if [ "$secs" -gt 0 ]; then
+	wall=$(($(date +%s) - started))
+	# times (in this shell, not a pipeline's subshell): the shell's and
+	# its children's user and system time, as "XmY.ZZZs" pairs; the
+	# children's line is the second.
+	times > "$T/times"
+	cpu=$(sed -n 2p "$T/times" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); s += p[1] * 60 + p[2] } printf "%d", s }')
+	printf '%s %s %s %s %s %s %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$wall" "$cpu" "$seqs" \
+	    "$((seqs * ops))" "$first" "$differed" >> "$TOP/fuzz/stores.txt"
+	[ "$differed" -eq 0 ] &&
+		ok "store differential: $seqs sequences of $ops operations from seed $first ($answers answers) in ${wall}s: both stores answered the same"
 fi
