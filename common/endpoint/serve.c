@@ -275,7 +275,6 @@ serve_fastcgi(void (*handle)(void), void (*fail)(void))
 		log_error("sigaction: %s", strerror(errno));
 		return 1;
 	}
-	signal(SIGPIPE, SIG_IGN);   /* a server that hung up: an error, not death */
 	sandbox_enter();
 	while (served < max && status == 0) {
 		if (wait_connection(&waiting) != 0) {
@@ -317,6 +316,11 @@ int
 serve_requests(const char *prog, void (*handle)(void), void (*fail)(void))
 {
 	log_init(prog);
+	/* A server that hung up (its client left before the answer): the
+	 * write fails and the request ends as it would have, the work done
+	 * and committed.  Death by SIGPIPE would end it mid-way, and lighttpd
+	 * logs it ("CGI pid N died with signal 13"). */
+	signal(SIGPIPE, SIG_IGN);
 	if (listening() && !FCGX_IsCGI())
 		return serve_fastcgi(handle, fail);
 	sandbox_enter();

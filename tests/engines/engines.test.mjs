@@ -322,10 +322,16 @@ for (const engine of engines) {
 		await visit(p, page(key));
 		const id = await p.eval(() => JSON.parse(localStorage.getItem('consent.id')));
 		await click(p, 'Accept all');
+		// The click handled (the decision made, its POST started), then
+		// the page left at once: on a loaded machine the click's event may
+		// otherwise still be queued when the navigation starts.
+		await decided(p);
 		await p.goto(page(key, { query: '?next' }));
 		const hash = h.sha256(id);
 		let e = [];
-		for (let i = 0; i < 100 && !e.some((x) => x.event_type === 'initial'); i++) {
+		// Up to 15 s: a loaded machine (make check's other files beside
+		// it) may take seconds to start the CGI that stores it.
+		for (let i = 0; i < 300 && !e.some((x) => x.event_type === 'initial'); i++) {
 			await h.sleep(50);
 			e = srv.entries(key).filter((x) => x.anon_id_hash === hash);
 		}
