@@ -221,7 +221,10 @@ else
 	for w in $(seq "$WRITERS"); do loop "$w" & done
 	wait
 	random=$(grep -c '^r' "$T/killed")
-	check test "$random" -ge $((WRITERS * ROUNDS / 3)) "part 2: $random of $((WRITERS * ROUNDS)) writers killed at random points (up to ${maxdelay} ms)"
+	# Two thirds are aimed at; about half of those land before the writer
+	# ends on a quiet machine, fewer on a loaded one (the sleep's own
+	# start): a sixth of all is the floor, the figure says how many.
+	check test "$random" -ge $((WRITERS * ROUNDS / 6)) "part 2: $random of $((WRITERS * ROUNDS)) writers killed at random points (up to ${maxdelay} ms)"
 fi
 
 # --- what the kills left ----------------------------------------------------------

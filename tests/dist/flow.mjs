@@ -50,6 +50,10 @@ const browser = await chromium.launch({
 let failed = false;
 try {
 	const page = await h.newPage(browser);
+	// Each request a fresh process under suexec, the sign-in's argon2id
+	// among them: on a loaded machine a step can take more than the
+	// default 30 s.
+	page.setDefaultTimeout(90000);
 	const heading = () => page.locator('h1').first();
 
 	await page.goto(DASHBOARD);
@@ -122,7 +126,10 @@ try {
 	ok(page.errors.length === 0 && page.csp.length === 0, `the dashboard: no error, no CSP refusal (${page.errors.concat(page.csp).join('; ')})`);
 } catch (e) {
 	failed = true;
-	if (!(e instanceof Reported)) console.log(`not ok - the flow: ${String(e.message || e).split('\n')[0]}`);
+	// The first line and the step waited for (Playwright's call log).
+	const lines = String(e.message || e).split('\n');
+	const step = lines.find((l) => /waiting for/.test(l)) || '';
+	if (!(e instanceof Reported)) console.log(`not ok - the flow: ${lines[0]} ${step.trim()}`);
 } finally {
 	await browser.close();
 }
