@@ -38,29 +38,23 @@ hangup() {
 	rm -f "$T/fifo"
 }
 
-entries() { db "SELECT count(*) FROM consent_log"; }
-before=$(entries)
+# ends NAME TABLE WHAT METHOD QUERY BODY [VAR=VALUE...]: NAME run with the
+# server gone exits 0 and, when TABLE is not "-", TABLE has one row more
+# (the work done although its answer could not be sent).
+ends() {
+	local _name=$1 _table=$2 _what=$3 _before=0 _after _rc
+	shift 3
+	[ "$_table" = - ] || _before=$(db "SELECT count(*) FROM $_table")
+	_rc=$(hangup "$_name" "$@")
+	[ "$_rc" = 0 ] && ok "$_name: exits 0 when the server hung up" ||
+		notok "$_name: exit status $_rc when the server hung up (141: killed by SIGPIPE): $(head -c 300 "$T/stderr.$_name")"
+	[ "$_table" = - ] && return
+	_after=$(db "SELECT count(*) FROM $_table")
+	[ "$_after" = $((_before + 1)) ] && ok "$_name: $_what is stored although its answer could not be sent" ||
+		notok "$_name: $_table had $_before rows before, $_after after"
+}
 
-rc=$(hangup consent POST '' '{"site_key":"hang","anon_id":"v-hangup","categories":{"necessary":true,"analytics":true},"event_type":"initial","page_url":"https://example.com/"}')
-[ "$rc" = 0 ] && ok "consent: exits 0 when the server hung up" ||
-	notok "consent: exit status $rc when the server hung up (141: killed by SIGPIPE): $(head -c 300 "$T/stderr.consent")"
-after=$(entries)
-[ "$after" = $((before + 1)) ] && ok "consent: the entry is stored although its answer could not be sent" ||
-	notok "consent: $before entries before, $after after"
-
-rc=$(hangup config GET site_key=hang '')
-[ "$rc" = 0 ] && ok "config: exits 0 when the server hung up" ||
-	notok "config: exit status $rc when the server hung up: $(head -c 300 "$T/stderr.config")"
-
-reports() { db "SELECT count(*) FROM scripts"; }
-before=$(reports)
-rc=$(hangup scripts POST '' '{"site_key":"hang","page_url":"https://example.com/s","timestamp":1763800000000,"scripts":[{"domain":"cdn.example.net","src":"https://cdn.example.net/a.js","blocked":true}]}')
-[ "$rc" = 0 ] && ok "scripts: exits 0 when the server hung up" ||
-	notok "scripts: exit status $rc when the server hung up: $(head -c 300 "$T/stderr.scripts")"
-after=$(reports)
-[ "$after" -gt "$before" ] && ok "scripts: the report is stored although its answer could not be sent" ||
-	notok "scripts: $before reports before, $after after"
-
-rc=$(hangup admin GET '' '' SCRIPT_NAME=/admin/api PATH_INFO=/session HTTPS=on HTTP_HOST=admin.example.com)
-[ "$rc" = 0 ] && ok "admin: exits 0 when the server hung up" ||
-	notok "admin: exit status $rc when the server hung up: $(head -c 300 "$T/stderr.admin")"
+ends consent consent_log "the entry" POST '' '{"site_key":"hang","anon_id":"v-hangup","categories":{"necessary":true,"analytics":true},"event_type":"initial","page_url":"https://example.com/"}'
+ends config - - GET site_key=hang ''
+ends scripts scripts "the report" POST '' '{"site_key":"hang","page_url":"https://example.com/s","timestamp":1763800000000,"scripts":[{"domain":"cdn.example.net","src":"https://cdn.example.net/a.js","blocked":true}]}'
+ends admin - - GET '' '' SCRIPT_NAME=/admin/api PATH_INFO=/session HTTPS=on HTTP_HOST=admin.example.com
