@@ -77,9 +77,23 @@ SHARED=${SHARED:-$TOP/../shared}
 T=$(mktemp -d "${TMPDIR:-/tmp}/consent-test.XXXXXX")
 CONSENT_TEST_STORE=${CONSENT_TEST_STORE:-sqlite}
 PG_DB=
+# _reap_strays: processes still running a program under $T (FastCGI
+# processes whose server was killed before them: a web server stopped by
+# SIGKILL leaves its children behind) end with the test.
+_reap_strays() {
+	local _c _a _p
+	for _c in /proc/[0-9]*/cmdline; do
+		_a=
+		IFS= read -r -d '' _a < "$_c" 2>/dev/null
+		case $_a in
+		"$T"/*) _p=${_c#/proc/} && kill -KILL "${_p%/cmdline}" 2>/dev/null ;;
+		esac
+	done
+}
 # A test that sets its own EXIT trap calls _cleanup from it.
 _cleanup() {
 	fcgi_mode && _fcgi_stop
+	_reap_strays
 	if [ -n "$PG_DB" ]; then
 		pg_drop_db "$PG_DB" > "$T/pg-drop" 2>&1 ||
 			notok "dropping the test database $PG_DB: $(tr '\n' ' ' < "$T/pg-drop")"

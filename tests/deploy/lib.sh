@@ -95,6 +95,7 @@ deploy_stop() {
 }
 deploy_cleanup() {
 	deploy_stop
+	_reap_strays
 	rm -rf "$T"
 }
 trap deploy_cleanup EXIT
